@@ -1,0 +1,11 @@
+//! ilion: a Rust re-implementation of Apache Cassandra 0.6's Thrift-era column-family store,
+//! on sled.
+//!
+//! (The request walk-through is written as the layers land.)
+
+pub mod comparator;
+pub mod config;
+pub mod error;
+pub mod partitioner;
+
+pub use error::{Error, Result};
