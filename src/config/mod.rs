@@ -8,6 +8,7 @@ mod schema;
 pub use schema::{CfDef, ColumnType, KeyspaceDef, Schema, SYSTEM_KEYSPACE};
 
 use crate::partitioner::Partitioner;
+use std::net::IpAddr;
 use std::path::PathBuf;
 
 /// `<CommitLogSync>` and its interval: when an acknowledged write is on disk.
@@ -74,9 +75,11 @@ pub struct Config {
     pub commit_log_directory: PathBuf,
     pub data_file_directories: Vec<PathBuf>,
     pub saved_caches_directory: PathBuf,
-    /// Inter-node address; also the endpoint describe_ring and the token map report.
-    pub listen_address: String,
-    pub thrift_address: String,
+    /// Inter-node address (resolved); also the endpoint describe_ring and the token map
+    /// report when the Thrift address is a wildcard.
+    pub listen_address: IpAddr,
+    /// The address the Thrift server binds (resolved; `0.0.0.0` allowed).
+    pub thrift_address: IpAddr,
     pub thrift_port: u16,
     /// Parsed and validated; framing is detected per connection anyway (spec E1).
     pub thrift_framed_transport: bool,
