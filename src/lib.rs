@@ -9,3 +9,6 @@ pub mod error;
 pub mod partitioner;
 
 pub use error::{Error, Result};
+pub mod cf;
+pub mod model;
+pub mod storage;

@@ -1,0 +1,123 @@
+//! Tombstone purge after GCGraceSeconds (spec §7.4). Row, super-column and column tombstones
+//! whose local deletion time is older than the grace period are removed, and a row left with
+//! nothing stops appearing as a range ghost. A background thread runs the purge regularly.
+
+use super::Db;
+use crate::error::Result;
+use crate::storage::values::{decode_cell, decode_marker};
+use crate::storage::{Batch, Entry};
+use std::ops::Bound;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Weak};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Rows examined per purge batch: bounds the memory a purge holds.
+const ROWS_PER_BATCH: usize = 256;
+
+/// Expired tombstones of one row: (row key, [(storage key, value as read)]).
+type RowCandidates = (String, Vec<(Vec<u8>, Vec<u8>)>);
+
+impl Db {
+    /// Removes every tombstone older than GCGraceSeconds; returns how many were removed.
+    pub fn purge_expired_tombstones(&self) -> Result<usize> {
+        let now = i64::from(self.now());
+        let grace = i64::from(self.options.gc_grace_seconds);
+        let expired = |ldt: u32| i64::from(ldt) + grace < now;
+        let mut purged = 0;
+        for (keyspace, _, layout) in self.catalog.layouts() {
+            let mut candidates: Vec<RowCandidates> = Vec::new();
+            for item in self
+                .store
+                .scan(Bound::Included(layout.cf_prefix()), layout.cf_end(), false)
+            {
+                let (key, value) = item?;
+                let Some(decoded) = layout.decode(&key) else {
+                    continue;
+                };
+                let ldt = match decoded.entry {
+                    Entry::RowTombstone | Entry::SuperTombstone(_) => {
+                        decode_marker(&value)?.local_deletion_time
+                    }
+                    Entry::Column(_) | Entry::SubColumn(..) => match decode_cell(&value)? {
+                        crate::model::Cell::Tombstone {
+                            local_deletion_time,
+                            ..
+                        } => local_deletion_time,
+                        crate::model::Cell::Live { .. } => continue,
+                    },
+                };
+                if !expired(ldt) {
+                    continue;
+                }
+                match candidates.last_mut() {
+                    Some((row, entries)) if *row == decoded.row_key => entries.push((key, value)),
+                    _ => candidates.push((decoded.row_key, vec![(key, value)])),
+                }
+                if candidates.len() >= ROWS_PER_BATCH {
+                    purged += self.purge_rows(keyspace, std::mem::take(&mut candidates))?;
+                }
+            }
+            purged += self.purge_rows(keyspace, candidates)?;
+        }
+        Ok(purged)
+    }
+
+    /// Deletes the candidates of each row under its lock, skipping any that changed since
+    /// they were read (a concurrent write replaced them).
+    fn purge_rows(&self, keyspace: &str, rows: Vec<RowCandidates>) -> Result<usize> {
+        let mut purged = 0;
+        for (row_key, entries) in rows {
+            let _guard = self.locks.lock(keyspace, &row_key);
+            let mut batch = Batch::default();
+            for (key, value) in entries {
+                if self.store.get(&key)?.as_deref() == Some(value.as_slice()) {
+                    batch.delete(key);
+                }
+            }
+            purged += batch.len();
+            self.store.write(batch)?;
+        }
+        Ok(purged)
+    }
+
+    /// Starts a thread that purges expired tombstones every `interval` until the handle is
+    /// dropped or the database is gone.
+    pub fn start_maintenance(self: &Arc<Self>, interval: Duration) -> Result<MaintenanceHandle> {
+        let db: Weak<Db> = Arc::downgrade(self);
+        let (stop, stopped) = mpsc::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("ilion-gc".into())
+            .spawn(move || loop {
+                match stopped.recv_timeout(interval) {
+                    Err(RecvTimeoutError::Timeout) => {}
+                    _ => return,
+                }
+                let Some(db) = db.upgrade() else { return };
+                match db.purge_expired_tombstones() {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!("purged {n} expired tombstones"),
+                    Err(e) => tracing::warn!("tombstone purge failed: {e}"),
+                }
+            })?;
+        Ok(MaintenanceHandle {
+            stop: Some(stop),
+            thread: Some(thread),
+        })
+    }
+}
+
+/// Stops the maintenance thread when dropped.
+pub struct MaintenanceHandle {
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Drop for MaintenanceHandle {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

@@ -1,0 +1,31 @@
+//! Striped row locks: writes to one row key run their read-reconcile-write one at a time,
+//! while writes to other rows (almost always on other stripes) proceed in parallel.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::sync::{Mutex, MutexGuard};
+
+const STRIPES: usize = 1024;
+
+/// A fixed set of mutexes indexed by a hash of (keyspace, row key).
+pub struct RowLocks {
+    stripes: Vec<Mutex<()>>,
+}
+
+impl RowLocks {
+    /// A new set of stripes.
+    pub fn new() -> RowLocks {
+        RowLocks {
+            stripes: (0..STRIPES).map(|_| Mutex::new(())).collect(),
+        }
+    }
+
+    /// Locks the stripe of one row. Poisoning is ignored: the guarded data is the store,
+    /// which a panicking writer leaves consistent (its batch was atomic or never applied).
+    pub fn lock(&self, keyspace: &str, key: &str) -> MutexGuard<'_, ()> {
+        let mut hasher = DefaultHasher::new();
+        (keyspace, key).hash(&mut hasher);
+        let stripe = &self.stripes[(hasher.finish() as usize) % STRIPES];
+        stripe.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}

@@ -1,0 +1,111 @@
+//! Range reads over rows (spec §8.6, §10.5): rows in token order from the range start,
+//! wrapping around the ring for token ranges whose start ≥ end, each row sliced by the
+//! predicate. Every row that holds anything in the CF — even only tombstones — is returned,
+//! possibly with no columns ("range ghosts"), and counts towards the row limit.
+
+use super::{CfRef, Db};
+use crate::error::{Error, Result};
+use crate::model::{ColumnParent, KeyRange, KeySlice, Predicate, RowBounds};
+use crate::partitioner::Token;
+use crate::storage::encoding::prefix_end;
+use crate::storage::keys::decode_row;
+use crate::storage::CfLayout;
+use std::ops::Bound;
+
+type Segment = (Bound<Vec<u8>>, Bound<Vec<u8>>);
+
+/// Lower bound just past every row whose token is ≤ `token`.
+fn rows_after(layout: &CfLayout, token: &Token) -> Bound<Vec<u8>> {
+    if token.is_minimum() {
+        return Bound::Included(layout.cf_prefix());
+    }
+    match layout.rows_through(token) {
+        Bound::Excluded(key) | Bound::Included(key) => Bound::Included(key),
+        Bound::Unbounded => Bound::Unbounded,
+    }
+}
+
+/// The stretches of the CF's key space a range covers, in ring order.
+fn segments(layout: &CfLayout, bounds: &RowBounds) -> Vec<Segment> {
+    let start_of_cf = || Bound::Included(layout.cf_prefix());
+    match bounds {
+        RowBounds::Keys { start, end } => {
+            let p = layout.partitioner;
+            let lower = if start.is_empty() {
+                start_of_cf()
+            } else {
+                layout.rows_from(&p.token(start))
+            };
+            let upper = if end.is_empty() {
+                layout.cf_end()
+            } else {
+                layout.rows_through(&p.token(end))
+            };
+            vec![(lower, upper)]
+        }
+        RowBounds::Tokens { start, end } => {
+            let after_start = rows_after(layout, start);
+            if end.is_minimum() {
+                vec![(after_start, layout.cf_end())]
+            } else if start < end {
+                vec![(after_start, layout.rows_through(end))]
+            } else {
+                vec![
+                    (after_start, layout.cf_end()),
+                    (start_of_cf(), layout.rows_through(end)),
+                ]
+            }
+        }
+    }
+}
+
+impl Db {
+    /// `get_range_slices`: up to `range.count` rows in ring order, each sliced by `predicate`.
+    pub fn get_range_slices(
+        &self,
+        keyspace: &str,
+        parent: &ColumnParent,
+        predicate: &Predicate,
+        range: &KeyRange,
+    ) -> Result<Vec<KeySlice>> {
+        let cf = self.cf(keyspace, &parent.column_family)?;
+        let mut out = Vec::new();
+        for (mut lower, upper) in segments(cf.layout, &range.bounds) {
+            while out.len() < range.count {
+                let Some((row, key)) = self.next_row(cf, lower, upper.clone())? else {
+                    break;
+                };
+                let columns =
+                    self.slice_row(cf, &row, parent.super_column.as_deref(), predicate)?;
+                out.push(KeySlice { key, columns });
+                let row_prefix = cf.layout.row_prefix(&row);
+                match prefix_end(&row_prefix) {
+                    Some(next) => lower = Bound::Included(next),
+                    None => break,
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The first row with any entry in `(lower, upper)`: its encoded row part and key.
+    fn next_row(
+        &self,
+        cf: CfRef<'_>,
+        lower: Bound<Vec<u8>>,
+        upper: Bound<Vec<u8>>,
+    ) -> Result<Option<(Vec<u8>, String)>> {
+        let Some((key, _)) = self.store.first(lower, upper)? else {
+            return Ok(None);
+        };
+        let corrupt = || {
+            Error::Corrupt(format!(
+                "undecodable row key in column family {}",
+                cf.def.name
+            ))
+        };
+        let encoded = key.get(4..).ok_or_else(corrupt)?;
+        let (row_key, len) = decode_row(cf.layout.partitioner, encoded).ok_or_else(corrupt)?;
+        Ok(Some((encoded[..len].to_vec(), row_key)))
+    }
+}

@@ -1,0 +1,194 @@
+//! Domain values shared by `service`, `cf` and `storage`: columns and super columns, the
+//! changes a row mutation carries, slice predicates and key ranges — and the reconcile rule
+//! (spec §7.2) that decides which of two versions of a column survives.
+
+use crate::partitioner::Token;
+use std::cmp::Ordering;
+
+/// A live column as clients see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Column {
+    pub name: Vec<u8>,
+    pub value: Vec<u8>,
+    pub timestamp: i64,
+}
+
+/// A super column with its live subcolumns, ascending by the subcolumn comparator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuperColumn {
+    pub name: Vec<u8>,
+    pub columns: Vec<Column>,
+}
+
+/// One element of a read result: a column (Standard CF, or a subcolumn when reading inside a
+/// super column) or a whole super column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ColumnOrSuper {
+    Column(Column),
+    Super(SuperColumn),
+}
+
+/// A stored version of one column: a value or a tombstone (spec §7.1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cell {
+    Live {
+        value: Vec<u8>,
+        timestamp: i64,
+    },
+    /// `local_deletion_time` is the server's clock (seconds) at delete time, used for GC.
+    Tombstone {
+        timestamp: i64,
+        local_deletion_time: u32,
+    },
+}
+
+impl Cell {
+    /// The client-supplied timestamp of this version.
+    pub fn timestamp(&self) -> i64 {
+        match self {
+            Cell::Live { timestamp, .. } | Cell::Tombstone { timestamp, .. } => *timestamp,
+        }
+    }
+
+    /// True for a tombstone.
+    pub fn is_tombstone(&self) -> bool {
+        matches!(self, Cell::Tombstone { .. })
+    }
+
+    /// Spec §7.2: does `new` replace `old`? Higher timestamp wins; on a tie a tombstone wins
+    /// (and between two tombstones the existing one stays); between two live values the
+    /// greater value (unsigned bytes) wins. The result never depends on arrival order except
+    /// where both sides are observably identical.
+    pub fn supersedes(new: &Cell, old: &Cell) -> bool {
+        match new.timestamp().cmp(&old.timestamp()) {
+            Ordering::Greater => true,
+            Ordering::Less => false,
+            Ordering::Equal => match (new, old) {
+                (Cell::Tombstone { .. }, Cell::Live { .. }) => true,
+                (Cell::Live { .. }, Cell::Tombstone { .. }) => false,
+                (Cell::Tombstone { .. }, Cell::Tombstone { .. }) => false,
+                (Cell::Live { value: n, .. }, Cell::Live { value: o, .. }) => n > o,
+            },
+        }
+    }
+}
+
+/// One change to one column family of one row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// Write a column, or a subcolumn when `super_column` is set.
+    Insert {
+        super_column: Option<Vec<u8>>,
+        column: Column,
+    },
+    /// Delete one column, or one subcolumn when `super_column` is set.
+    DeleteColumn {
+        super_column: Option<Vec<u8>>,
+        name: Vec<u8>,
+        timestamp: i64,
+    },
+    /// Delete a whole super column.
+    DeleteSuper { name: Vec<u8>, timestamp: i64 },
+    /// Delete the whole row in this column family.
+    DeleteRow { timestamp: i64 },
+}
+
+/// Everything one request does to one row key of one keyspace: applied atomically.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowMutation {
+    pub keyspace: String,
+    pub key: String,
+    /// (column family, change), in request order; order does not affect the outcome.
+    pub changes: Vec<(String, Change)>,
+}
+
+/// A contiguous run of names: both ends inclusive; empty means unbounded (spec §8.3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SliceRange {
+    pub start: Vec<u8>,
+    pub finish: Vec<u8>,
+    pub reversed: bool,
+    /// Most live entries to return (columns, or super columns at the top of a Super CF).
+    pub count: usize,
+}
+
+impl SliceRange {
+    /// Everything, ascending: what get_count reads.
+    pub fn all() -> SliceRange {
+        SliceRange {
+            start: Vec::new(),
+            finish: Vec::new(),
+            reversed: false,
+            count: usize::MAX,
+        }
+    }
+}
+
+/// Which names a read wants (spec §8.2–§8.3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Predicate {
+    Names(Vec<Vec<u8>>),
+    Range(SliceRange),
+}
+
+/// Where a read or delete points inside a row: the CF and, for Super CFs, maybe one super
+/// column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColumnParent {
+    pub column_family: String,
+    pub super_column: Option<Vec<u8>>,
+}
+
+/// Which rows a range read walks (spec §10.5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RowBounds {
+    /// `[token(start_key), token(end_key)]`, both inclusive; an empty end means "to the end".
+    Keys { start: String, end: String },
+    /// `(start, end]`; wraps around the ring when start ≥ end, unless end is the minimum.
+    Tokens { start: Token, end: Token },
+}
+
+/// A validated key range with its row limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyRange {
+    pub bounds: RowBounds,
+    pub count: usize,
+}
+
+/// One row of a range read: its key and the selected columns (possibly none: a "range ghost").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeySlice {
+    pub key: String,
+    pub columns: Vec<ColumnOrSuper>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn live(v: &[u8], ts: i64) -> Cell {
+        Cell::Live {
+            value: v.to_vec(),
+            timestamp: ts,
+        }
+    }
+    fn dead(ts: i64) -> Cell {
+        Cell::Tombstone {
+            timestamp: ts,
+            local_deletion_time: 0,
+        }
+    }
+
+    #[test]
+    fn reconcile_table() {
+        assert!(Cell::supersedes(&live(b"a", 2), &live(b"z", 1)));
+        assert!(!Cell::supersedes(&live(b"z", 1), &live(b"a", 2)));
+        assert!(Cell::supersedes(&dead(5), &live(b"a", 5)));
+        assert!(!Cell::supersedes(&live(b"a", 5), &dead(5)));
+        assert!(!Cell::supersedes(&dead(5), &dead(5)));
+        assert!(Cell::supersedes(&live(b"b", 5), &live(b"a", 5)));
+        assert!(!Cell::supersedes(&live(b"a", 5), &live(b"b", 5)));
+        assert!(Cell::supersedes(&live(b"ab", 5), &live(b"a", 5)));
+        assert!(Cell::supersedes(&live(b"a", 6), &dead(5)));
+    }
+}

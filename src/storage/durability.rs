@@ -1,0 +1,277 @@
+//! When an applied write may be acknowledged: the `CommitLogSync` policy over an [`Engine`].
+//!
+//! Every applied batch takes a sequence number *after* the engine has applied it. A syncer
+//! thread reads the highest number, syncs the engine, and declares everything up to that
+//! number durable. In `batch` mode writers wait for that (group commit: all writers that
+//! arrive while a sync is gathering or running share the next one); in `periodic` mode they
+//! are acknowledged at once and the thread syncs every period.
+
+use super::{Batch, Engine, KvPair, Scan};
+use crate::error::{Error, Result};
+use std::ops::Bound;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use tokio::sync::Notify;
+
+/// How writes become durable.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SyncPolicy {
+    /// Acknowledge at once; sync every interval.
+    Periodic(Duration),
+    /// Acknowledge after a sync; a sync waits up to the window for more writers to join.
+    Batch(Duration),
+}
+
+#[derive(Debug, Default)]
+struct SyncState {
+    /// Everything up to this sequence number is durable.
+    synced: u64,
+    /// Set when a sync failed. After a failed fsync nothing written can be trusted to be
+    /// on disk, so every later write and wait fails too (no acknowledged write is lost).
+    failure: Option<String>,
+    /// Set when the store is closing.
+    closing: bool,
+}
+
+struct Shared {
+    engine: Arc<dyn Engine>,
+    policy: SyncPolicy,
+    /// Highest sequence number handed out (each applied batch takes the next one).
+    written: AtomicU64,
+    /// Mirrors `SyncState::failure.is_some()` for the write path's lock-free check.
+    failed: AtomicBool,
+    state: Mutex<SyncState>,
+    /// Wakes the syncer (new write, or closing).
+    work: Condvar,
+    /// Wakes blocking waiters after each sync.
+    done: Condvar,
+    /// Wakes async waiters after each sync.
+    done_async: Notify,
+}
+
+impl Shared {
+    fn state(&self) -> MutexGuard<'_, SyncState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The outcome for sequence `seq`, or None while it is not yet synced.
+    fn outcome(state: &SyncState, seq: u64) -> Option<Result<()>> {
+        if let Some(why) = &state.failure {
+            return Some(Err(Error::Storage(format!(
+                "write not made durable: {why}"
+            ))));
+        }
+        (state.synced >= seq).then_some(Ok(()))
+    }
+
+    fn sync_once(&self) {
+        let target = self.written.load(Ordering::SeqCst);
+        let result = self.engine.sync();
+        let mut state = self.state();
+        match result {
+            Ok(()) => state.synced = state.synced.max(target),
+            Err(e) => {
+                tracing::error!("sync failed; refusing further writes: {e}");
+                state.failure.get_or_insert(e.to_string());
+                self.failed.store(true, Ordering::Release);
+            }
+        }
+        drop(state);
+        self.done.notify_all();
+        self.done_async.notify_waiters();
+    }
+
+    fn run_syncer(&self) {
+        loop {
+            let mut state = self.state();
+            let pending = |s: &SyncState| self.written.load(Ordering::SeqCst) > s.synced;
+            match self.policy {
+                SyncPolicy::Batch(window) => {
+                    while !pending(&state) && !state.closing {
+                        state = self.work.wait(state).unwrap_or_else(|p| p.into_inner());
+                    }
+                    if !state.closing && !window.is_zero() {
+                        // Let writers that arrive within the window share this sync.
+                        let deadline = Instant::now() + window;
+                        drop(state);
+                        std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+                        state = self.state();
+                    }
+                }
+                SyncPolicy::Periodic(period) => {
+                    if !state.closing {
+                        state = self
+                            .work
+                            .wait_timeout(state, period)
+                            .unwrap_or_else(|p| p.into_inner())
+                            .0;
+                    }
+                }
+            }
+            let closing = state.closing;
+            let has_work = pending(&state);
+            drop(state);
+            if has_work || closing {
+                self.sync_once();
+            }
+            if closing {
+                return;
+            }
+        }
+    }
+}
+
+/// An engine plus its durability policy: what `cf` reads from and writes through.
+pub struct Store {
+    shared: Arc<Shared>,
+    syncer: Mutex<Option<JoinHandle<()>>>,
+}
+
+/// Proof that a write was applied; wait on it before acknowledging the write.
+#[derive(Clone)]
+pub struct Ack {
+    /// 0 when there is nothing to wait for.
+    seq: u64,
+    shared: Option<Arc<Shared>>,
+}
+
+impl Ack {
+    /// An acknowledgement that is complete already (nothing was written, or periodic mode).
+    pub fn done() -> Ack {
+        Ack {
+            seq: 0,
+            shared: None,
+        }
+    }
+
+    /// True when waiting would return at once.
+    pub fn is_done(&self) -> bool {
+        match &self.shared {
+            None => true,
+            Some(shared) => Shared::outcome(&shared.state(), self.seq).is_some(),
+        }
+    }
+
+    /// Blocks until the write is durable (or its sync failed).
+    pub fn wait(&self) -> Result<()> {
+        let Some(shared) = &self.shared else {
+            return Ok(());
+        };
+        let mut state = shared.state();
+        loop {
+            if let Some(outcome) = Shared::outcome(&state, self.seq) {
+                return outcome;
+            }
+            state = shared.done.wait(state).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// Waits without blocking a thread until the write is durable (or its sync failed).
+    pub async fn wait_async(&self) -> Result<()> {
+        let Some(shared) = &self.shared else {
+            return Ok(());
+        };
+        loop {
+            // Created before the check, so a sync finishing in between still wakes us.
+            let notified = shared.done_async.notified();
+            if let Some(outcome) = Shared::outcome(&shared.state(), self.seq) {
+                return outcome;
+            }
+            notified.await;
+        }
+    }
+}
+
+impl Store {
+    /// Wraps `engine` with `policy` and starts its syncer thread.
+    pub fn new(engine: Arc<dyn Engine>, policy: SyncPolicy) -> Result<Store> {
+        let shared = Arc::new(Shared {
+            engine,
+            policy,
+            written: AtomicU64::new(0),
+            failed: AtomicBool::new(false),
+            state: Mutex::new(SyncState::default()),
+            work: Condvar::new(),
+            done: Condvar::new(),
+            done_async: Notify::new(),
+        });
+        let for_thread = Arc::clone(&shared);
+        let syncer = std::thread::Builder::new()
+            .name("ilion-sync".into())
+            .spawn(move || for_thread.run_syncer())?;
+        Ok(Store {
+            shared,
+            syncer: Mutex::new(Some(syncer)),
+        })
+    }
+
+    /// The value at `key`.
+    pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        self.shared.engine.get(key)
+    }
+
+    /// An ordered scan (see [`Engine::scan`]).
+    pub fn scan(&self, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>, reverse: bool) -> Scan<'_> {
+        self.shared.engine.scan(lower, upper, reverse)
+    }
+
+    /// The first entry at or after `lower` and before `upper`.
+    pub fn first(&self, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>) -> Result<Option<KvPair>> {
+        self.scan(lower, upper, false).next().transpose()
+    }
+
+    /// Applies `batch` atomically. The returned [`Ack`] completes when the policy allows the
+    /// write to be acknowledged.
+    pub fn write(&self, batch: Batch) -> Result<Ack> {
+        if batch.is_empty() {
+            return Ok(Ack::done());
+        }
+        if self.shared.failed.load(Ordering::Acquire) {
+            return Err(Error::Storage(
+                "store refuses writes after a failed sync".into(),
+            ));
+        }
+        self.shared.engine.apply(batch)?;
+        let seq = self.shared.written.fetch_add(1, Ordering::SeqCst) + 1;
+        match self.shared.policy {
+            SyncPolicy::Periodic(_) => Ok(Ack::done()),
+            SyncPolicy::Batch(_) => {
+                // Taking the lock orders this wake-up after the syncer's pending check.
+                drop(self.shared.state());
+                self.shared.work.notify_one();
+                Ok(Ack {
+                    seq,
+                    shared: Some(Arc::clone(&self.shared)),
+                })
+            }
+        }
+    }
+
+    /// Makes everything written so far durable now.
+    pub fn sync(&self) -> Result<()> {
+        self.shared.engine.sync()
+    }
+
+    /// Stops the syncer after a final sync. Idempotent; also run on drop.
+    pub fn close(&self) -> Result<()> {
+        let handle = self.syncer.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(handle) = handle {
+            self.shared.state().closing = true;
+            self.shared.work.notify_all();
+            handle
+                .join()
+                .map_err(|_| Error::Storage("sync thread panicked".into()))?;
+        }
+        self.shared.engine.sync()
+    }
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        if let Err(e) = self.close() {
+            tracing::error!("final sync failed: {e}");
+        }
+    }
+}

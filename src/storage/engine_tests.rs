@@ -1,0 +1,100 @@
+//! One behaviour suite, run against the sled engine and its in-memory twin.
+
+use super::*;
+use std::sync::Arc;
+
+fn engines() -> Vec<(&'static str, Arc<dyn Engine>, Option<tempfile::TempDir>)> {
+    let dir = tempfile::tempdir().unwrap();
+    let sled = SledEngine::open(&dir.path().join("db"), 8 << 20).unwrap();
+    vec![
+        ("memory", Arc::new(MemoryEngine::new()), None),
+        ("sled", Arc::new(sled), Some(dir)),
+    ]
+}
+
+fn collect(scan: Scan<'_>) -> Vec<Vec<u8>> {
+    scan.map(|r| r.unwrap().0).collect()
+}
+
+#[test]
+fn get_scan_and_batches_behave_alike() {
+    for (name, engine, _dir) in engines() {
+        let mut batch = Batch::default();
+        for k in 0u8..200 {
+            batch.put(vec![1, k], vec![k]);
+        }
+        batch.put(vec![2], b"x".to_vec());
+        batch.delete(vec![1, 5]);
+        engine.apply(batch).unwrap();
+        assert_eq!(engine.get(&[1, 7]).unwrap(), Some(vec![7]), "{name}");
+        assert_eq!(engine.get(&[1, 5]).unwrap(), None, "{name}");
+
+        let fwd = collect(engine.scan(
+            Bound::Included(vec![1, 3]),
+            Bound::Excluded(vec![1, 9]),
+            false,
+        ));
+        assert_eq!(
+            fwd,
+            vec![vec![1, 3], vec![1, 4], vec![1, 6], vec![1, 7], vec![1, 8]],
+            "{name}"
+        );
+        let rev = collect(engine.scan(
+            Bound::Excluded(vec![1, 3]),
+            Bound::Included(vec![1, 9]),
+            true,
+        ));
+        assert_eq!(
+            rev,
+            vec![vec![1, 9], vec![1, 8], vec![1, 7], vec![1, 6], vec![1, 4]],
+            "{name}"
+        );
+        // Long scans cross the memory engine's chunk boundary.
+        assert_eq!(
+            collect(engine.scan(Bound::Unbounded, Bound::Unbounded, false)).len(),
+            200,
+            "{name}"
+        );
+        assert_eq!(
+            collect(engine.scan(Bound::Unbounded, Bound::Unbounded, true)).len(),
+            200,
+            "{name}"
+        );
+        // Inverted and empty ranges are empty, not a panic.
+        assert!(
+            collect(engine.scan(Bound::Included(vec![3]), Bound::Included(vec![1]), false))
+                .is_empty()
+        );
+        assert!(
+            collect(engine.scan(Bound::Excluded(vec![2]), Bound::Excluded(vec![2]), true))
+                .is_empty()
+        );
+        engine.sync().unwrap();
+    }
+}
+
+#[test]
+fn sled_refuses_a_foreign_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+    let err = SledEngine::open(dir.path(), 8 << 20).err().unwrap();
+    assert!(
+        matches!(&err, crate::Error::Corrupt(m) if m.contains("holds no ilion store")),
+        "{err}"
+    );
+}
+
+#[test]
+fn sled_data_survives_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let engine = SledEngine::open(dir.path(), 8 << 20).unwrap();
+        let mut batch = Batch::default();
+        batch.put(b"k".to_vec(), b"v".to_vec());
+        batch.put(b"l".to_vec(), b"w".to_vec());
+        engine.apply(batch).unwrap();
+        engine.sync().unwrap();
+    }
+    let engine = SledEngine::open(dir.path(), 8 << 20).unwrap();
+    assert_eq!(engine.get(b"l").unwrap(), Some(b"w".to_vec()));
+}

@@ -1,0 +1,243 @@
+//! The sled key layout: one ordered keyspace holding every column family.
+//!
+//! ```text
+//! meta          00000000 | name bytes
+//! row tombstone cf_id:u32 | row | 00
+//! column        cf_id:u32 | row | 01 | name(last)                       (Standard CF)
+//! sc tombstone  cf_id:u32 | row | 01 | sc_name(prefix-free) | 00        (Super CF)
+//! subcolumn     cf_id:u32 | row | 01 | sc_name(prefix-free) | 01 | name(last)
+//!
+//! row (RP)      token:u128 big-endian     | escaped(key UTF-8)
+//! row (OPP)     escaped(CESU-8(key))                 (the token is the key)
+//! row (COPP)    escaped(collation key)    | escaped(key UTF-8)
+//! ```
+//!
+//! Rows therefore sort by (token, key bytes), names by their comparators, and every row's
+//! entries are contiguous with its tombstone first. Every row part ends with the escape
+//! terminator `00 00`, which is never followed by `FF`; that is what the token bounds below
+//! rely on. Cell and tombstone values are laid out in `values`.
+
+use super::encoding::{cesu8, from_cesu8, put_escaped, put_name, take_escaped, take_name};
+use crate::comparator::Comparator;
+use crate::partitioner::{Partitioner, Token};
+use std::ops::Bound;
+
+/// Key prefix of ilion's own metadata (CF ids start at 1).
+pub const META_PREFIX: [u8; 4] = [0; 4];
+
+const SECTION_ROW_TOMBSTONE: u8 = 0x00;
+const SECTION_COLUMNS: u8 = 0x01;
+const SUPER_TOMBSTONE: u8 = 0x00;
+const SUPER_SUBCOLUMN: u8 = 0x01;
+
+/// How one column family's keys are built: its id and orders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CfLayout {
+    pub id: u32,
+    pub partitioner: Partitioner,
+    pub comparator: Comparator,
+    /// `Some` exactly for Super CFs.
+    pub subcomparator: Option<Comparator>,
+}
+
+/// A row key encoded for one partitioner: the part after the CF id.
+pub fn encode_row(partitioner: Partitioner, key: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(key.len() + 24);
+    match partitioner.token(key) {
+        Token::Random(t) => {
+            out.extend_from_slice(&t.value().unwrap_or(0).to_be_bytes());
+            put_escaped(&mut out, key.as_bytes());
+        }
+        Token::Ordered(_) => put_escaped(&mut out, &cesu8(key)),
+        Token::Collated(bytes) => {
+            put_escaped(&mut out, &bytes);
+            put_escaped(&mut out, key.as_bytes());
+        }
+    }
+    out
+}
+
+/// Reads an encoded row from the front of `input`: (row key, encoded row length).
+pub fn decode_row(partitioner: Partitioner, input: &[u8]) -> Option<(String, usize)> {
+    let (key, rest) = match partitioner {
+        Partitioner::Random => {
+            let (key, rest) = take_escaped(input.get(16..)?)?;
+            (String::from_utf8(key).ok()?, rest)
+        }
+        Partitioner::OrderPreserving => {
+            let (units, rest) = take_escaped(input)?;
+            (from_cesu8(&units)?, rest)
+        }
+        Partitioner::CollatingOrderPreserving => {
+            let (_, rest) = take_escaped(input)?;
+            let (key, rest) = take_escaped(rest)?;
+            (String::from_utf8(key).ok()?, rest)
+        }
+    };
+    Some((key, input.len() - rest.len()))
+}
+
+/// Bytes that every row with token `t` starts with, and that sort before all rows with a
+/// greater token. `None` when `t` sorts before every real row (RP's negative tokens).
+fn token_floor(partitioner: Partitioner, token: &Token) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    match (partitioner, token) {
+        (Partitioner::Random, Token::Random(t)) => out.extend_from_slice(&t.value()?.to_be_bytes()),
+        (Partitioner::OrderPreserving, Token::Ordered(s)) => put_escaped(&mut out, &cesu8(s)),
+        (Partitioner::CollatingOrderPreserving, Token::Collated(b)) => put_escaped(&mut out, b),
+        _ => return None,
+    }
+    Some(out)
+}
+
+impl CfLayout {
+    fn with_cf(&self, capacity: usize) -> Vec<u8> {
+        let mut out = Vec::with_capacity(4 + capacity);
+        out.extend_from_slice(&self.id.to_be_bytes());
+        out
+    }
+
+    /// Every key of this column family starts with this.
+    pub fn cf_prefix(&self) -> Vec<u8> {
+        self.with_cf(0)
+    }
+
+    /// Every entry of one row starts with this.
+    pub fn row_prefix(&self, row: &[u8]) -> Vec<u8> {
+        let mut out = self.with_cf(row.len());
+        out.extend_from_slice(row);
+        out
+    }
+
+    /// The row's tombstone.
+    pub fn row_tombstone_key(&self, row: &[u8]) -> Vec<u8> {
+        let mut out = self.row_prefix(row);
+        out.push(SECTION_ROW_TOMBSTONE);
+        out
+    }
+
+    /// Prefix of every column (Standard) or super-column entry (Super) of a row.
+    pub fn columns_prefix(&self, row: &[u8]) -> Vec<u8> {
+        let mut out = self.row_prefix(row);
+        out.push(SECTION_COLUMNS);
+        out
+    }
+
+    /// A top-level column of a Standard CF; with `last` false, the start of a super column.
+    pub fn column_key(&self, row: &[u8], name: &[u8]) -> Vec<u8> {
+        let mut out = self.columns_prefix(row);
+        put_name(
+            &mut out,
+            self.comparator,
+            name,
+            self.subcomparator.is_none(),
+        );
+        out
+    }
+
+    /// Prefix of one super column's tombstone and subcolumns.
+    pub fn super_prefix(&self, row: &[u8], super_name: &[u8]) -> Vec<u8> {
+        let mut out = self.columns_prefix(row);
+        put_name(&mut out, self.comparator, super_name, false);
+        out
+    }
+
+    /// A super column's tombstone.
+    pub fn super_tombstone_key(&self, row: &[u8], super_name: &[u8]) -> Vec<u8> {
+        let mut out = self.super_prefix(row, super_name);
+        out.push(SUPER_TOMBSTONE);
+        out
+    }
+
+    /// Prefix of one super column's subcolumns.
+    pub fn subcolumns_prefix(&self, row: &[u8], super_name: &[u8]) -> Vec<u8> {
+        let mut out = self.super_prefix(row, super_name);
+        out.push(SUPER_SUBCOLUMN);
+        out
+    }
+
+    /// A subcolumn.
+    pub fn subcolumn_key(&self, row: &[u8], super_name: &[u8], name: &[u8]) -> Vec<u8> {
+        let mut out = self.subcolumns_prefix(row, super_name);
+        put_name(
+            &mut out,
+            self.subcomparator.unwrap_or(self.comparator),
+            name,
+            true,
+        );
+        out
+    }
+
+    /// Decodes a full key of this CF.
+    pub fn decode(&self, key: &[u8]) -> Option<DecodedKey> {
+        let rest = key.strip_prefix(&self.id.to_be_bytes()[..])?;
+        let (row_key, row_len) = decode_row(self.partitioner, rest)?;
+        let (section, rest) = rest[row_len..].split_first()?;
+        let entry = match (*section, self.subcomparator) {
+            (SECTION_ROW_TOMBSTONE, _) if rest.is_empty() => Entry::RowTombstone,
+            (SECTION_COLUMNS, None) => Entry::Column(take_name(rest, self.comparator, true)?.0),
+            (SECTION_COLUMNS, Some(sub)) => {
+                let (super_name, rest) = take_name(rest, self.comparator, false)?;
+                match rest.split_first()? {
+                    (&SUPER_TOMBSTONE, []) => Entry::SuperTombstone(super_name),
+                    (&SUPER_SUBCOLUMN, name) => {
+                        Entry::SubColumn(super_name, take_name(name, sub, true)?.0)
+                    }
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        Some(DecodedKey {
+            row_key,
+            row_len,
+            entry,
+        })
+    }
+
+    /// Start bound of the rows whose token is ≥ `token`.
+    pub fn rows_from(&self, token: &Token) -> Bound<Vec<u8>> {
+        match token_floor(self.partitioner, token) {
+            Some(floor) => Bound::Included(self.row_prefix(&floor)),
+            None => Bound::Included(self.cf_prefix()),
+        }
+    }
+
+    /// End bound (exclusive) just past every row whose token is ≤ `token`.
+    pub fn rows_through(&self, token: &Token) -> Bound<Vec<u8>> {
+        match token_floor(self.partitioner, token) {
+            Some(floor) => {
+                let mut end = self.row_prefix(&floor);
+                end.push(0xFF);
+                Bound::Excluded(end)
+            }
+            None => Bound::Excluded(self.cf_prefix()),
+        }
+    }
+
+    /// End bound (exclusive) of the whole CF.
+    pub fn cf_end(&self) -> Bound<Vec<u8>> {
+        Bound::Excluded(self.id.saturating_add(1).to_be_bytes().to_vec())
+    }
+}
+
+/// What a decoded key addresses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    RowTombstone,
+    Column(Vec<u8>),
+    SuperTombstone(Vec<u8>),
+    SubColumn(Vec<u8>, Vec<u8>),
+}
+
+/// A key split into its parts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodedKey {
+    pub row_key: String,
+    /// Length of the encoded row part (after the 4-byte CF id).
+    pub row_len: usize,
+    pub entry: Entry,
+}
+
+#[cfg(test)]
+mod tests;
