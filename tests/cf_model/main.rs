@@ -1,0 +1,244 @@
+//! Model-based randomised test of `cf`: random sequences of row mutations (inserts, column,
+//! super-column and row deletes mixed in one batch) and reads (slices, counts, gets, range
+//! slices) on Standard and Super CFs, compared against the naive model in `model.rs`, on the
+//! sled engine and the in-memory twin, under each partitioner. Shrunk failures are pinned in
+//! `regressions.rs`.
+
+mod model;
+mod regressions;
+
+use ilion::cf::{Db, DbOptions};
+use ilion::comparator::Comparator;
+use ilion::config::{CfDef, ColumnType, KeyspaceDef, Schema};
+use ilion::model::*;
+use ilion::partitioner::Partitioner;
+use ilion::storage::{Engine, MemoryEngine, SledEngine, SyncPolicy};
+use model::Model;
+use proptest::prelude::*;
+use std::sync::Arc;
+
+pub const KS: &str = "KS";
+/// (name, comparator, subcomparator)
+pub const CFS: [(&str, Comparator, Option<Comparator>); 4] = [
+    ("Std", Comparator::Bytes, None),
+    ("StdLong", Comparator::Long, None),
+    ("Sup", Comparator::Bytes, Some(Comparator::Bytes)),
+    ("SupTime", Comparator::TimeUuid, Some(Comparator::Long)),
+];
+pub const KEYS: [&str; 4] = ["k0", "k1", "b", "k10"];
+
+pub fn schema() -> Arc<Schema> {
+    let cfs = CFS.iter().map(|(name, comparator, sub)| {
+        let column_type = if sub.is_some() { ColumnType::Super } else { ColumnType::Standard };
+        let def = CfDef { name: name.to_string(), column_type, comparator: *comparator, subcomparator: *sub, comment: None };
+        (name.to_string(), def)
+    });
+    let ks = KeyspaceDef {
+        name: KS.into(),
+        replication_factor: 1,
+        replica_placement_strategy: "org.apache.cassandra.locator.RackUnawareStrategy".into(),
+        endpoint_snitch: "org.apache.cassandra.locator.EndPointSnitch".into(),
+        column_families: cfs.collect(),
+    };
+    Arc::new(Schema { keyspaces: [(KS.to_string(), ks)].into_iter().collect() })
+}
+
+/// A few valid names per comparator, chosen to exercise its order.
+pub fn names(c: Comparator) -> Vec<Vec<u8>> {
+    match c {
+        Comparator::Long => [-2i64, -1, 0, 1, 300].iter().map(|v| v.to_be_bytes().to_vec()).collect(),
+        Comparator::TimeUuid => ["00000002-0000-1000-8000-00000000000a", "00000001-0001-1000-8000-00000000000b",
+            "00000001-0000-1000-8000-00000000000c", "ffffffff-0000-1000-8000-00000000000d"]
+            .iter()
+            .map(|s| uuid::Uuid::parse_str(s).unwrap().as_bytes().to_vec())
+            .collect(),
+        _ => [&b"a"[..], b"ab", b"b", b"c\0", b"\xff"].iter().map(|n| n.to_vec()).collect(),
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum Op {
+    Mutate { key: usize, changes: Vec<(usize, Change)> },
+    Slice { key: usize, cf: usize, sc: Option<usize>, predicate: Predicate },
+    Range { cf: usize, bounds: (usize, usize, bool), count: usize, predicate: Predicate },
+}
+
+fn change(cf: usize) -> BoxedStrategy<Change> {
+    let (_, cmp, sub) = CFS[cf];
+    let name = prop::sample::select(names(sub.unwrap_or(cmp)));
+    let sc = prop::sample::select(names(cmp));
+    let ts = -1i64..6;
+    let value = prop::sample::select(vec![b"".to_vec(), b"x".to_vec(), b"y".to_vec()]);
+    let is_super = sub.is_some();
+    let sc_opt = move |sc: Vec<u8>| is_super.then_some(sc);
+    prop_oneof![
+        4 => (name.clone(), value, ts.clone(), sc.clone()).prop_map(move |(name, value, timestamp, sc)| {
+            Change::Insert { super_column: sc_opt(sc), column: Column { name, value, timestamp } }
+        }),
+        2 => (name, ts.clone(), sc.clone()).prop_map(move |(name, timestamp, sc)| {
+            Change::DeleteColumn { super_column: sc_opt(sc), name, timestamp }
+        }),
+        1 => (sc, ts.clone()).prop_map(move |(name, timestamp)| if is_super {
+            Change::DeleteSuper { name, timestamp }
+        } else {
+            Change::DeleteRow { timestamp }
+        }),
+        1 => ts.prop_map(|timestamp| Change::DeleteRow { timestamp }),
+    ]
+    .boxed()
+}
+
+fn predicate(cmp: Comparator) -> BoxedStrategy<Predicate> {
+    let bound = prop_oneof![Just(Vec::new()), prop::sample::select(names(cmp))];
+    prop_oneof![
+        3 => (bound.clone(), bound, any::<bool>(), 0usize..5).prop_map(move |(a, b, reversed, count)| {
+            // Keep start before finish in traversal order, as validation demands.
+            let (start, finish) = match (a.is_empty() || b.is_empty(), cmp.compare(&a, &b).is_gt() != reversed) {
+                (false, true) => (b, a),
+                _ => (a, b),
+            };
+            Predicate::Range(SliceRange { start, finish, reversed, count })
+        }),
+        1 => prop::collection::vec(prop::sample::select(names(cmp)), 0..4).prop_map(Predicate::Names),
+    ]
+    .boxed()
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    let cf = 0..CFS.len();
+    prop_oneof![
+        5 => (0..KEYS.len(), prop::collection::vec(cf.clone().prop_flat_map(|cf| (Just(cf), change(cf))), 1..4))
+            .prop_map(|(key, changes)| Op::Mutate { key, changes }),
+        2 => (0..KEYS.len(), cf.clone(), prop::option::of(0usize..4)).prop_flat_map(|(key, cf, sc)| {
+            let (_, cmp, sub) = CFS[cf];
+            let sc = sub.and(sc);
+            let level = if sc.is_some() { sub.unwrap_or(cmp) } else { cmp };
+            predicate(level).prop_map(move |predicate| Op::Slice { key, cf, sc, predicate })
+        }),
+        1 => (cf, 0..=KEYS.len(), 0..=KEYS.len(), any::<bool>(), 1usize..6).prop_flat_map(|(cf, s, e, tokens, count)| {
+            let (_, cmp, _) = CFS[cf];
+            predicate(cmp).prop_map(move |predicate| Op::Range { cf, bounds: (s, e, tokens), count, predicate })
+        }),
+    ]
+}
+
+pub fn open(engine: &str, partitioner: Partitioner) -> (Db, Option<tempfile::TempDir>) {
+    let options = DbOptions {
+        partitioner,
+        sync: SyncPolicy::Periodic(std::time::Duration::from_secs(3600)),
+        gc_grace_seconds: 864_000,
+        initial_token: None,
+        clock: ilion::cf::system_clock(),
+    };
+    let (engine, dir): (Arc<dyn Engine>, _) = match engine {
+        "sled" => {
+            let dir = tempfile::tempdir().unwrap();
+            (Arc::new(SledEngine::open(dir.path(), 4 << 20).unwrap()), Some(dir))
+        }
+        _ => (Arc::new(MemoryEngine::new()), None),
+    };
+    (Db::open(engine, schema(), options).unwrap(), dir)
+}
+
+/// Runs `ops` on a fresh database and the model, failing at the first disagreement.
+pub fn check(engine: &str, partitioner: Partitioner, ops: &[Op]) -> Result<(), TestCaseError> {
+    let (db, _dir) = open(engine, partitioner);
+    let mut model = Model::default();
+    for (step, op) in ops.iter().enumerate() {
+        match op {
+            Op::Mutate { key, changes } => {
+                let changes: Vec<(String, Change)> = changes.iter().map(|(cf, c)| (CFS[*cf].0.to_string(), c.clone())).collect();
+                let m = RowMutation { keyspace: KS.into(), key: KEYS[*key].into(), changes: changes.clone() };
+                db.apply(&m).unwrap();
+                model.apply(KEYS[*key], &changes);
+            }
+            Op::Slice { key, cf, sc, predicate } => {
+                let (name, cmp, sub) = CFS[*cf];
+                let sc_name = sc.map(|i| names(cmp)[i].clone());
+                let parent = ColumnParent { column_family: name.into(), super_column: sc_name.clone() };
+                let got = db.get_slice(KS, KEYS[*key], &parent, predicate).unwrap();
+                let want = model
+                    .rows
+                    .get(&(name.to_string(), KEYS[*key].to_string()))
+                    .map(|r| r.slice(cmp, sub, sc_name.as_deref(), predicate))
+                    .unwrap_or_default();
+                prop_assert_eq!(&got, &want, "step {}: slice {:?}", step, op);
+                let count = db.get_count(KS, KEYS[*key], &parent).unwrap();
+                let all = Predicate::Range(SliceRange::all());
+                let want_count = model.rows.get(&(name.to_string(), KEYS[*key].to_string()))
+                    .map_or(0, |r| r.slice(cmp, sub, sc_name.as_deref(), &all).len());
+                prop_assert_eq!(count, want_count, "step {}: count {:?}", step, op);
+            }
+            Op::Range { cf, bounds, count, predicate } => {
+                let (name, cmp, sub) = CFS[*cf];
+                let key_at = |i: usize| KEYS.get(i).map_or(String::new(), |k| k.to_string());
+                let (mut start, mut end) = (key_at(bounds.0), key_at(bounds.1));
+                let row_bounds = if bounds.2 {
+                    RowBounds::Tokens { start: partitioner.token(&start), end: partitioner.token(&end) }
+                } else {
+                    if !end.is_empty() && partitioner.token(&start) > partitioner.token(&end) {
+                        std::mem::swap(&mut start, &mut end);
+                    }
+                    RowBounds::Keys { start, end }
+                };
+                let range = KeyRange { bounds: row_bounds.clone(), count: *count };
+                let parent = ColumnParent { column_family: name.into(), super_column: None };
+                let got = db.get_range_slices(KS, &parent, predicate, &range).unwrap();
+                let want: Vec<KeySlice> = model_range(&model, partitioner, name, &row_bounds)
+                    .into_iter()
+                    .take(*count)
+                    .map(|key| {
+                        let row = &model.rows[&(name.to_string(), key.clone())];
+                        KeySlice { columns: row.slice(cmp, sub, None, predicate), key }
+                    })
+                    .collect();
+                prop_assert_eq!(&got, &want, "step {}: range {:?}", step, op);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Keys of the rows of `cf` inside `bounds`, in ring order from the start (spec §10.5).
+fn model_range(model: &Model, p: Partitioner, cf: &str, bounds: &RowBounds) -> Vec<String> {
+    let mut rows: Vec<String> = model.rows.keys().filter(|(c, _)| c == cf).map(|(_, k)| k.clone()).collect();
+    rows.sort_by(|a, b| p.token(a).cmp(&p.token(b)).then_with(|| a.as_bytes().cmp(b.as_bytes())));
+    let tok = |k: &String| p.token(k);
+    match bounds {
+        RowBounds::Keys { start, end } => rows
+            .into_iter()
+            .filter(|k| start.is_empty() || tok(k) >= p.token(start))
+            .filter(|k| end.is_empty() || tok(k) <= p.token(end))
+            .collect(),
+        RowBounds::Tokens { start, end } => {
+            let (after, through): (Vec<_>, Vec<_>) = rows.into_iter().partition(|k| tok(k) > *start);
+            if end.is_minimum() {
+                after
+            } else if start < end {
+                after.into_iter().filter(|k| tok(k) <= *end).collect()
+            } else {
+                after.into_iter().chain(through.into_iter().filter(|k| tok(k) <= *end)).collect()
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn cf_matches_model_in_memory(
+        p in prop::sample::select(Partitioner::ALL.to_vec()),
+        ops in prop::collection::vec(op(), 1..40),
+    ) {
+        check("memory", p, &ops)?;
+    }
+
+    #[test]
+    fn cf_matches_model_on_sled(
+        p in prop::sample::select(Partitioner::ALL.to_vec()),
+        ops in prop::collection::vec(op(), 1..40),
+    ) {
+        check("sled", p, &ops)?;
+    }
+}
