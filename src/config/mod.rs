@@ -38,14 +38,18 @@ pub enum CommitLogSync {
 /// `<Authenticator>`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AuthenticatorKind {
+    /// `AllowAllAuthenticator`: no login needed.
     AllowAll,
+    /// `SimpleAuthenticator`: passwd.properties and access.properties.
     Simple,
 }
 
 /// `<PasswordMode>` (ilion extension): how SimpleAuthenticator compares passwords.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PasswordMode {
+    /// passwd.properties holds the passwords themselves.
     Plain,
+    /// passwd.properties holds hex MD5 digests of the passwords.
     Md5,
 }
 
@@ -62,9 +66,13 @@ impl PasswordMode {
 /// `<DiskAccessMode>`: how 0.6 read sstables. Validated and kept; sled does its own I/O.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DiskAccessMode {
+    /// `auto` (the default).
     Auto,
+    /// `mmap`.
     Mmap,
+    /// `mmap_index_only`.
     MmapIndexOnly,
+    /// `standard`.
     Standard,
 }
 
