@@ -3,6 +3,7 @@
 //!
 //! (The request walk-through is written as the layers land.)
 
+pub mod auth;
 pub mod comparator;
 pub mod config;
 pub mod error;

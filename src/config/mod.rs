@@ -1,15 +1,30 @@
-//! storage-conf.xml → [`Config`] and [`Schema`], validated once at start-up. Only this module
-//! reads XML. Every error names the element (or attribute) at fault.
-//!
-//! (Parsing is being written; this file currently holds the types the rest of the crate uses.)
+//! storage-conf.xml → [`Config`] and [`Schema`], validated once at start-up. This module is the
+//! only reader of XML: `raw` turns the text into structs of optional strings; `validate`,
+//! `tuning` and `keyspaces` check every value in one pass and build the typed configuration
+//! (`values` holds the shared readers of single values). Every error
+//! names the element or attribute at fault, as an XPath relative to `<Storage>` (for example
+//! `Keyspaces/Keyspace[@Name='Keyspace1']/ColumnFamily[@Name='Standard1']/@CompareWith`).
 
+mod keyspaces;
+mod raw;
 mod schema;
+mod tuning;
+mod validate;
+mod values;
+
+#[cfg(test)]
+mod error_tests;
+#[cfg(test)]
+mod file_tests;
+#[cfg(test)]
+mod tests;
 
 pub use schema::{CfDef, ColumnType, KeyspaceDef, Schema, SYSTEM_KEYSPACE};
 
+use crate::error::{Error, Result};
 use crate::partitioner::Partitioner;
 use std::net::IpAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `<CommitLogSync>` and its interval: when an acknowledged write is on disk.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -23,15 +38,42 @@ pub enum CommitLogSync {
 /// `<Authenticator>`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AuthenticatorKind {
+    /// `AllowAllAuthenticator`: no login needed.
     AllowAll,
+    /// `SimpleAuthenticator`: passwd.properties and access.properties.
     Simple,
 }
 
 /// `<PasswordMode>` (ilion extension): how SimpleAuthenticator compares passwords.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PasswordMode {
+    /// passwd.properties holds the passwords themselves.
     Plain,
+    /// passwd.properties holds hex MD5 digests of the passwords.
     Md5,
+}
+
+impl PasswordMode {
+    /// The name used in storage-conf.xml and in login failure messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PasswordMode::Plain => "PLAIN",
+            PasswordMode::Md5 => "MD5",
+        }
+    }
+}
+
+/// `<DiskAccessMode>`: how 0.6 read sstables. Validated and kept; sled does its own I/O.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiskAccessMode {
+    /// `auto` (the default).
+    Auto,
+    /// `mmap`.
+    Mmap,
+    /// `mmap_index_only`.
+    MmapIndexOnly,
+    /// `standard`.
+    Standard,
 }
 
 /// Wire limits (spec E4), configurable through ilion's own elements.
@@ -64,33 +106,141 @@ impl Default for ThriftLimits {
     }
 }
 
+/// The 0.6 performance knobs: validated so that a 0.6 file with a typo fails the same way,
+/// and kept for tools and logs, though a single sled-backed node has no use for most of them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tuning {
+    /// `<IndexInterval>`: keys per index sample (describe_splits estimates with it).
+    pub index_interval: u32,
+    /// `<PhiConvictThreshold>`, 5–16.
+    pub phi_convict_threshold: u32,
+    /// `<CommitLogRotationThresholdInMB>`.
+    pub commit_log_rotation_threshold_mb: u32,
+    /// `<RowWarningThresholdInMB>`.
+    pub row_warning_threshold_mb: u32,
+    /// `<SlicedBufferSizeInKB>`.
+    pub sliced_buffer_size_kb: u32,
+    /// `<FlushDataBufferSizeInMB>`.
+    pub flush_data_buffer_size_mb: f64,
+    /// `<FlushIndexBufferSizeInMB>`.
+    pub flush_index_buffer_size_mb: f64,
+    /// `<ColumnIndexSizeInKB>`.
+    pub column_index_size_kb: u32,
+    /// `<MemtableThroughputInMB>`.
+    pub memtable_throughput_mb: u32,
+    /// `<BinaryMemtableThroughputInMB>`.
+    pub binary_memtable_throughput_mb: u32,
+    /// `<MemtableOperationsInMillions>`, > 0.
+    pub memtable_operations_millions: f64,
+    /// `<MemtableFlushAfterMinutes>`.
+    pub memtable_flush_after_minutes: u32,
+    /// `<ConcurrentReads>`, ≥ 2.
+    pub concurrent_reads: u32,
+    /// `<ConcurrentWrites>`, ≥ 2.
+    pub concurrent_writes: u32,
+    /// `<DoConsistencyChecksBoolean>`: read repair.
+    pub do_consistency_checks: bool,
+    /// `<SnapshotBeforeCompaction>`.
+    pub snapshot_before_compaction: bool,
+}
+
 /// The validated server configuration.
 #[derive(Debug, Clone)]
 pub struct Config {
+    /// `<ClusterName>`, "Test Cluster" when absent.
     pub cluster_name: String,
+    /// `<Partitioner>`.
     pub partitioner: Partitioner,
     /// `<InitialToken>` in the partitioner's string form.
     pub initial_token: Option<String>,
+    /// `<CommitLogSync>` with its period or batch window.
     pub commit_log_sync: CommitLogSync,
+    /// `<CommitLogDirectory>`, absolute.
     pub commit_log_directory: PathBuf,
+    /// `<DataFileDirectories>`, absolute, at least one; sled lives in the first.
     pub data_file_directories: Vec<PathBuf>,
+    /// `<SavedCachesDirectory>`, absolute.
     pub saved_caches_directory: PathBuf,
     /// Inter-node address (resolved); also the endpoint describe_ring and the token map
     /// report when the Thrift address is a wildcard.
     pub listen_address: IpAddr,
     /// The address the Thrift server binds (resolved; `0.0.0.0` allowed).
     pub thrift_address: IpAddr,
+    /// `<ThriftPort>`; 0 asks the OS for a free port (tests).
     pub thrift_port: u16,
     /// Parsed and validated; framing is detected per connection anyway (spec E1).
     pub thrift_framed_transport: bool,
+    /// `<StoragePort>`: the inter-node port, unused by a single node.
+    pub storage_port: u16,
+    /// `<Seeds>`, as written (a single node never contacts them).
+    pub seeds: Vec<String>,
+    /// `<AutoBootstrap>`.
+    pub auto_bootstrap: bool,
+    /// `<HintedHandoffEnabled>`.
+    pub hinted_handoff_enabled: bool,
+    /// `<DiskAccessMode>`, `auto` when absent.
+    pub disk_access_mode: DiskAccessMode,
+    /// `<Authenticator>`.
     pub authenticator: AuthenticatorKind,
+    /// `<PasswordMode>` (ilion).
     pub password_mode: PasswordMode,
+    /// `<GCGraceSeconds>`: how long tombstones must be kept.
     pub gc_grace_seconds: u32,
+    /// `<RpcTimeoutInMillis>`.
     pub rpc_timeout_ms: u64,
+    /// The ilion `<Thrift…>` wire limits.
     pub limits: ThriftLimits,
+    /// The remaining 0.6 tuning elements.
+    pub tuning: Tuning,
     /// The directory holding storage-conf.xml (passwd.properties and access.properties live here).
     pub config_dir: PathBuf,
     /// The full text of storage-conf.xml, for get_string_property("config file").
     pub config_text: String,
+    /// Every configured keyspace plus `system`.
     pub schema: Schema,
+}
+
+impl Config {
+    /// Parses and validates storage-conf.xml text. `config_dir` is recorded as the directory
+    /// of the file; relative directories in the file resolve against `working_dir`. Pure:
+    /// nothing is written (host names in addresses are resolved, though).
+    pub fn from_xml(text: &str, config_dir: &Path, working_dir: &Path) -> Result<Config> {
+        let raw = raw::parse(text)?;
+        validate::build(raw, text, config_dir, working_dir)
+    }
+
+    /// Reads and validates the file at `path`; its directory becomes `config_dir`, and
+    /// relative directories resolve against the current directory.
+    pub fn load(path: &Path) -> Result<Config> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::config(&shown, format!("the file cannot be read: {e}")))?;
+        let working_dir = std::env::current_dir().map_err(|e| {
+            Error::config(&shown, format!("the current directory is unusable: {e}"))
+        })?;
+        let parent = path.parent().unwrap_or(Path::new(""));
+        let config_dir = working_dir.join(parent);
+        Config::from_xml(&text, &config_dir, &working_dir)
+    }
+
+    /// Creates the data, commit log and saved-caches directories that do not exist yet.
+    pub fn create_directories(&self) -> Result<()> {
+        let dirs = self
+            .data_file_directories
+            .iter()
+            .map(|d| ("DataFileDirectories/DataFileDirectory", d))
+            .chain([
+                ("CommitLogDirectory", &self.commit_log_directory),
+                ("SavedCachesDirectory", &self.saved_caches_directory),
+            ]);
+        for (element, dir) in dirs {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                Error::config(
+                    element,
+                    format!("cannot create directory {}: {e}", dir.display()),
+                )
+            })?;
+        }
+        Ok(())
+    }
 }
