@@ -15,6 +15,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 
+/// Shortest pause while gathering writers for a sync.
+const GATHER_STEP_MIN: Duration = Duration::from_micros(50);
+
 /// How writes become durable.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum SyncPolicy {
@@ -83,6 +86,27 @@ impl Shared {
         self.done_async.notify_waiters();
     }
 
+    /// Lets writers that are still arriving join the coming sync: waits while new writes
+    /// keep coming, at most `window` in all. A burst of writers woken by the previous sync
+    /// then shares one sync instead of the first of them getting a sync of its own.
+    fn gather(&self, window: Duration) {
+        let deadline = Instant::now() + window;
+        let step = (window / 8).max(GATHER_STEP_MIN);
+        let mut seen = self.written.load(Ordering::SeqCst);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            std::thread::sleep(step.min(left));
+            let now = self.written.load(Ordering::SeqCst);
+            if now == seen {
+                return;
+            }
+            seen = now;
+        }
+    }
+
     fn run_syncer(&self) {
         loop {
             let mut state = self.state();
@@ -93,10 +117,8 @@ impl Shared {
                         state = self.work.wait(state).unwrap_or_else(|p| p.into_inner());
                     }
                     if !state.closing && !window.is_zero() {
-                        // Let writers that arrive within the window share this sync.
-                        let deadline = Instant::now() + window;
                         drop(state);
-                        std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+                        self.gather(window);
                         state = self.state();
                     }
                 }

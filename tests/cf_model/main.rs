@@ -29,8 +29,18 @@ pub const KEYS: [&str; 4] = ["k0", "k1", "b", "k10"];
 
 pub fn schema() -> Arc<Schema> {
     let cfs = CFS.iter().map(|(name, comparator, sub)| {
-        let column_type = if sub.is_some() { ColumnType::Super } else { ColumnType::Standard };
-        let def = CfDef { name: name.to_string(), column_type, comparator: *comparator, subcomparator: *sub, comment: None };
+        let column_type = if sub.is_some() {
+            ColumnType::Super
+        } else {
+            ColumnType::Standard
+        };
+        let def = CfDef {
+            name: name.to_string(),
+            column_type,
+            comparator: *comparator,
+            subcomparator: *sub,
+            comment: None,
+        };
         (name.to_string(), def)
     });
     let ks = KeyspaceDef {
@@ -40,27 +50,52 @@ pub fn schema() -> Arc<Schema> {
         endpoint_snitch: "org.apache.cassandra.locator.EndPointSnitch".into(),
         column_families: cfs.collect(),
     };
-    Arc::new(Schema { keyspaces: [(KS.to_string(), ks)].into_iter().collect() })
+    Arc::new(Schema {
+        keyspaces: [(KS.to_string(), ks)].into_iter().collect(),
+    })
 }
 
 /// A few valid names per comparator, chosen to exercise its order.
 pub fn names(c: Comparator) -> Vec<Vec<u8>> {
     match c {
-        Comparator::Long => [-2i64, -1, 0, 1, 300].iter().map(|v| v.to_be_bytes().to_vec()).collect(),
-        Comparator::TimeUuid => ["00000002-0000-1000-8000-00000000000a", "00000001-0001-1000-8000-00000000000b",
-            "00000001-0000-1000-8000-00000000000c", "ffffffff-0000-1000-8000-00000000000d"]
+        Comparator::Long => [-2i64, -1, 0, 1, 300]
             .iter()
-            .map(|s| uuid::Uuid::parse_str(s).unwrap().as_bytes().to_vec())
+            .map(|v| v.to_be_bytes().to_vec())
             .collect(),
-        _ => [&b"a"[..], b"ab", b"b", b"c\0", b"\xff"].iter().map(|n| n.to_vec()).collect(),
+        Comparator::TimeUuid => [
+            "00000002-0000-1000-8000-00000000000a",
+            "00000001-0001-1000-8000-00000000000b",
+            "00000001-0000-1000-8000-00000000000c",
+            "ffffffff-0000-1000-8000-00000000000d",
+        ]
+        .iter()
+        .map(|s| uuid::Uuid::parse_str(s).unwrap().as_bytes().to_vec())
+        .collect(),
+        _ => [&b"a"[..], b"ab", b"b", b"c\0", b"\xff"]
+            .iter()
+            .map(|n| n.to_vec())
+            .collect(),
     }
 }
 
 #[derive(Debug, Clone)]
 pub enum Op {
-    Mutate { key: usize, changes: Vec<(usize, Change)> },
-    Slice { key: usize, cf: usize, sc: Option<usize>, predicate: Predicate },
-    Range { cf: usize, bounds: (usize, usize, bool), count: usize, predicate: Predicate },
+    Mutate {
+        key: usize,
+        changes: Vec<(usize, Change)>,
+    },
+    Slice {
+        key: usize,
+        cf: usize,
+        sc: Option<usize>,
+        predicate: Predicate,
+    },
+    Range {
+        cf: usize,
+        bounds: (usize, usize, bool),
+        count: usize,
+        predicate: Predicate,
+    },
 }
 
 fn change(cf: usize) -> BoxedStrategy<Change> {
@@ -133,7 +168,10 @@ pub fn open(engine: &str, partitioner: Partitioner) -> (Db, Option<tempfile::Tem
     let (engine, dir): (Arc<dyn Engine>, _) = match engine {
         "sled" => {
             let dir = tempfile::tempdir().unwrap();
-            (Arc::new(SledEngine::open(dir.path(), 4 << 20).unwrap()), Some(dir))
+            (
+                Arc::new(SledEngine::open(dir.path(), 4 << 20).unwrap()),
+                Some(dir),
+            )
         }
         _ => (Arc::new(MemoryEngine::new()), None),
     };
@@ -147,15 +185,30 @@ pub fn check(engine: &str, partitioner: Partitioner, ops: &[Op]) -> Result<(), T
     for (step, op) in ops.iter().enumerate() {
         match op {
             Op::Mutate { key, changes } => {
-                let changes: Vec<(String, Change)> = changes.iter().map(|(cf, c)| (CFS[*cf].0.to_string(), c.clone())).collect();
-                let m = RowMutation { keyspace: KS.into(), key: KEYS[*key].into(), changes: changes.clone() };
+                let changes: Vec<(String, Change)> = changes
+                    .iter()
+                    .map(|(cf, c)| (CFS[*cf].0.to_string(), c.clone()))
+                    .collect();
+                let m = RowMutation {
+                    keyspace: KS.into(),
+                    key: KEYS[*key].into(),
+                    changes: changes.clone(),
+                };
                 db.apply(&m).unwrap();
                 model.apply(KEYS[*key], &changes);
             }
-            Op::Slice { key, cf, sc, predicate } => {
+            Op::Slice {
+                key,
+                cf,
+                sc,
+                predicate,
+            } => {
                 let (name, cmp, sub) = CFS[*cf];
                 let sc_name = sc.map(|i| names(cmp)[i].clone());
-                let parent = ColumnParent { column_family: name.into(), super_column: sc_name.clone() };
+                let parent = ColumnParent {
+                    column_family: name.into(),
+                    super_column: sc_name.clone(),
+                };
                 let got = db.get_slice(KS, KEYS[*key], &parent, predicate).unwrap();
                 let want = model
                     .rows
@@ -165,31 +218,50 @@ pub fn check(engine: &str, partitioner: Partitioner, ops: &[Op]) -> Result<(), T
                 prop_assert_eq!(&got, &want, "step {}: slice {:?}", step, op);
                 let count = db.get_count(KS, KEYS[*key], &parent).unwrap();
                 let all = Predicate::Range(SliceRange::all());
-                let want_count = model.rows.get(&(name.to_string(), KEYS[*key].to_string()))
+                let want_count = model
+                    .rows
+                    .get(&(name.to_string(), KEYS[*key].to_string()))
                     .map_or(0, |r| r.slice(cmp, sub, sc_name.as_deref(), &all).len());
                 prop_assert_eq!(count, want_count, "step {}: count {:?}", step, op);
             }
-            Op::Range { cf, bounds, count, predicate } => {
+            Op::Range {
+                cf,
+                bounds,
+                count,
+                predicate,
+            } => {
                 let (name, cmp, sub) = CFS[*cf];
                 let key_at = |i: usize| KEYS.get(i).map_or(String::new(), |k| k.to_string());
                 let (mut start, mut end) = (key_at(bounds.0), key_at(bounds.1));
                 let row_bounds = if bounds.2 {
-                    RowBounds::Tokens { start: partitioner.token(&start), end: partitioner.token(&end) }
+                    RowBounds::Tokens {
+                        start: partitioner.token(&start),
+                        end: partitioner.token(&end),
+                    }
                 } else {
                     if !end.is_empty() && partitioner.token(&start) > partitioner.token(&end) {
                         std::mem::swap(&mut start, &mut end);
                     }
                     RowBounds::Keys { start, end }
                 };
-                let range = KeyRange { bounds: row_bounds.clone(), count: *count };
-                let parent = ColumnParent { column_family: name.into(), super_column: None };
+                let range = KeyRange {
+                    bounds: row_bounds.clone(),
+                    count: *count,
+                };
+                let parent = ColumnParent {
+                    column_family: name.into(),
+                    super_column: None,
+                };
                 let got = db.get_range_slices(KS, &parent, predicate, &range).unwrap();
                 let want: Vec<KeySlice> = model_range(&model, partitioner, name, &row_bounds)
                     .into_iter()
                     .take(*count)
                     .map(|key| {
                         let row = &model.rows[&(name.to_string(), key.clone())];
-                        KeySlice { columns: row.slice(cmp, sub, None, predicate), key }
+                        KeySlice {
+                            columns: row.slice(cmp, sub, None, predicate),
+                            key,
+                        }
                     })
                     .collect();
                 prop_assert_eq!(&got, &want, "step {}: range {:?}", step, op);
@@ -201,8 +273,17 @@ pub fn check(engine: &str, partitioner: Partitioner, ops: &[Op]) -> Result<(), T
 
 /// Keys of the rows of `cf` inside `bounds`, in ring order from the start (spec §10.5).
 fn model_range(model: &Model, p: Partitioner, cf: &str, bounds: &RowBounds) -> Vec<String> {
-    let mut rows: Vec<String> = model.rows.keys().filter(|(c, _)| c == cf).map(|(_, k)| k.clone()).collect();
-    rows.sort_by(|a, b| p.token(a).cmp(&p.token(b)).then_with(|| a.as_bytes().cmp(b.as_bytes())));
+    let mut rows: Vec<String> = model
+        .rows
+        .keys()
+        .filter(|(c, _)| c == cf)
+        .map(|(_, k)| k.clone())
+        .collect();
+    rows.sort_by(|a, b| {
+        p.token(a)
+            .cmp(&p.token(b))
+            .then_with(|| a.as_bytes().cmp(b.as_bytes()))
+    });
     let tok = |k: &String| p.token(k);
     match bounds {
         RowBounds::Keys { start, end } => rows
@@ -211,13 +292,17 @@ fn model_range(model: &Model, p: Partitioner, cf: &str, bounds: &RowBounds) -> V
             .filter(|k| end.is_empty() || tok(k) <= p.token(end))
             .collect(),
         RowBounds::Tokens { start, end } => {
-            let (after, through): (Vec<_>, Vec<_>) = rows.into_iter().partition(|k| tok(k) > *start);
+            let (after, through): (Vec<_>, Vec<_>) =
+                rows.into_iter().partition(|k| tok(k) > *start);
             if end.is_minimum() {
                 after
             } else if start < end {
                 after.into_iter().filter(|k| tok(k) <= *end).collect()
             } else {
-                after.into_iter().chain(through.into_iter().filter(|k| tok(k) <= *end)).collect()
+                after
+                    .into_iter()
+                    .chain(through.into_iter().filter(|k| tok(k) <= *end))
+                    .collect()
             }
         }
     }

@@ -36,13 +36,37 @@ impl Model {
         for (cf, change) in changes {
             let row = self.rows.entry((cf.clone(), key.to_string())).or_default();
             match change {
-                Change::Insert { super_column, column } => {
-                    let cell = Cell::Live { value: column.value.clone(), timestamp: column.timestamp };
-                    merge(&mut row.cells, (super_column.clone().unwrap_or_default(), column.name.clone()), cell);
+                Change::Insert {
+                    super_column,
+                    column,
+                } => {
+                    let cell = Cell::Live {
+                        value: column.value.clone(),
+                        timestamp: column.timestamp,
+                    };
+                    merge(
+                        &mut row.cells,
+                        (
+                            super_column.clone().unwrap_or_default(),
+                            column.name.clone(),
+                        ),
+                        cell,
+                    );
                 }
-                Change::DeleteColumn { super_column, name, timestamp } => {
-                    let cell = Cell::Tombstone { timestamp: *timestamp, local_deletion_time: 0 };
-                    merge(&mut row.cells, (super_column.clone().unwrap_or_default(), name.clone()), cell);
+                Change::DeleteColumn {
+                    super_column,
+                    name,
+                    timestamp,
+                } => {
+                    let cell = Cell::Tombstone {
+                        timestamp: *timestamp,
+                        local_deletion_time: 0,
+                    };
+                    merge(
+                        &mut row.cells,
+                        (super_column.clone().unwrap_or_default(), name.clone()),
+                        cell,
+                    );
                 }
                 Change::DeleteSuper { name, timestamp } => {
                     let slot = row.super_deleted.entry(name.clone()).or_insert(*timestamp);
@@ -69,7 +93,11 @@ impl ModelRow {
             .filter(|((s, _), _)| s.as_slice() == level)
             .filter_map(|((_, name), cell)| match cell {
                 Cell::Live { value, timestamp } if shadow.is_none_or(|d| *timestamp > d) => {
-                    Some(Column { name: name.clone(), value: value.clone(), timestamp: *timestamp })
+                    Some(Column {
+                        name: name.clone(),
+                        value: value.clone(),
+                        timestamp: *timestamp,
+                    })
                 }
                 _ => None,
             })
@@ -77,25 +105,45 @@ impl ModelRow {
     }
 
     fn super_names(&self) -> BTreeSet<Vec<u8>> {
-        self.cells.keys().filter(|(s, _)| !s.is_empty()).map(|(s, _)| s.clone()).collect()
+        self.cells
+            .keys()
+            .filter(|(s, _)| !s.is_empty())
+            .map(|(s, _)| s.clone())
+            .collect()
     }
 
     fn super_column(&self, name: &[u8], sub: Comparator) -> Option<SuperColumn> {
         let mut columns = self.visible(Some(name));
         columns.sort_by(|a, b| sub.compare(&a.name, &b.name));
-        (!columns.is_empty()).then(|| SuperColumn { name: name.to_vec(), columns })
+        (!columns.is_empty()).then(|| SuperColumn {
+            name: name.to_vec(),
+            columns,
+        })
     }
 
     /// get_slice as spec §8 describes it.
-    pub fn slice(&self, cmp: Comparator, sub: Option<Comparator>, sc: Option<&[u8]>, p: &Predicate) -> Vec<ColumnOrSuper> {
+    pub fn slice(
+        &self,
+        cmp: Comparator,
+        sub: Option<Comparator>,
+        sc: Option<&[u8]>,
+        p: &Predicate,
+    ) -> Vec<ColumnOrSuper> {
         // (name, item) pairs at the level being sliced.
         let mut items: Vec<(Vec<u8>, ColumnOrSuper)> = match (sub, sc) {
             (Some(sub), None) => self
                 .super_names()
                 .into_iter()
-                .filter_map(|n| self.super_column(&n, sub).map(|s| (n, ColumnOrSuper::Super(s))))
+                .filter_map(|n| {
+                    self.super_column(&n, sub)
+                        .map(|s| (n, ColumnOrSuper::Super(s)))
+                })
                 .collect(),
-            _ => self.visible(sc).into_iter().map(|c| (c.name.clone(), ColumnOrSuper::Column(c))).collect(),
+            _ => self
+                .visible(sc)
+                .into_iter()
+                .map(|c| (c.name.clone(), ColumnOrSuper::Column(c)))
+                .collect(),
         };
         let level_cmp = match (sub, sc) {
             (Some(sub), Some(_)) => sub,
@@ -103,16 +151,27 @@ impl ModelRow {
         };
         items.sort_by(|a, b| level_cmp.compare(&a.0, &b.0));
         match p {
-            Predicate::Names(names) => {
-                items.into_iter().filter(|(n, _)| names.iter().any(|w| level_cmp.compare(w, n).is_eq())).map(|(_, i)| i).collect()
-            }
-            Predicate::Range(SliceRange { start, finish, reversed, count }) => {
+            Predicate::Names(names) => items
+                .into_iter()
+                .filter(|(n, _)| names.iter().any(|w| level_cmp.compare(w, n).is_eq()))
+                .map(|(_, i)| i)
+                .collect(),
+            Predicate::Range(SliceRange {
+                start,
+                finish,
+                reversed,
+                count,
+            }) => {
                 if *reversed {
                     items.reverse();
                 }
                 let after = |n: &[u8], bound: &[u8]| {
                     let o = level_cmp.compare(n, bound);
-                    if *reversed { o.is_lt() } else { o.is_gt() }
+                    if *reversed {
+                        o.is_lt()
+                    } else {
+                        o.is_gt()
+                    }
                 };
                 items
                     .into_iter()

@@ -1,0 +1,249 @@
+//! Storage benchmark (issue #2): `cargo bench --bench storage [-- N]`.
+//!
+//! In one run, on this machine's disk, it measures
+//! * single-column inserts/s and point gets/s through `cf`, against raw sled doing the same
+//!   puts and gets (same keys and values, same sled settings) — goal: cf ≥ 60% of raw sled;
+//! * 100-column slice reads/s through `cf`;
+//! * acknowledged writes/s with 50 concurrent writers in batch mode (group commit, fsync)
+//!   against periodic mode — goal: batch ≥ 40% of periodic.
+//!
+//! Figures are ratios measured side by side; the machine is shared, so absolute numbers vary.
+
+use ilion::cf::{Db, DbOptions};
+use ilion::comparator::Comparator;
+use ilion::config::{CfDef, ColumnType, KeyspaceDef, Schema};
+use ilion::model::Cell;
+use ilion::model::{Change, Column, ColumnParent, Predicate, RowMutation, SliceRange};
+use ilion::partitioner::Partitioner;
+use ilion::storage::keys::encode_row;
+use ilion::storage::values::encode_cell;
+use ilion::storage::{CfLayout, SledEngine, SyncPolicy};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const KS: &str = "Keyspace1";
+const CACHE: u64 = 128 << 20;
+
+fn schema() -> Arc<Schema> {
+    let def = CfDef {
+        name: "Standard1".into(),
+        column_type: ColumnType::Standard,
+        comparator: Comparator::Bytes,
+        subcomparator: None,
+        comment: None,
+    };
+    let ks = KeyspaceDef {
+        name: KS.into(),
+        replication_factor: 1,
+        replica_placement_strategy: "org.apache.cassandra.locator.RackUnawareStrategy".into(),
+        endpoint_snitch: "org.apache.cassandra.locator.EndPointSnitch".into(),
+        column_families: [("Standard1".to_string(), def)].into_iter().collect(),
+    };
+    Arc::new(Schema {
+        keyspaces: [(KS.to_string(), ks)].into_iter().collect(),
+    })
+}
+
+fn open_db(dir: &std::path::Path, sync: SyncPolicy) -> Db {
+    let engine = Arc::new(SledEngine::open(dir, CACHE).unwrap());
+    let options = DbOptions {
+        partitioner: Partitioner::Random,
+        sync,
+        gc_grace_seconds: 864_000,
+        initial_token: None,
+        clock: ilion::cf::system_clock(),
+    };
+    Db::open(engine, schema(), options).unwrap()
+}
+
+fn insert(key: String, name: &[u8], value: &[u8], ts: i64) -> RowMutation {
+    let column = Column {
+        name: name.to_vec(),
+        value: value.to_vec(),
+        timestamp: ts,
+    };
+    RowMutation {
+        keyspace: KS.into(),
+        key,
+        changes: vec![(
+            "Standard1".into(),
+            Change::Insert {
+                super_column: None,
+                column,
+            },
+        )],
+    }
+}
+
+fn rate(n: usize, elapsed: Duration) -> f64 {
+    n as f64 / elapsed.as_secs_f64()
+}
+
+const VALUE: [u8; 34] = [b'v'; 34];
+const PERIODIC: SyncPolicy = SyncPolicy::Periodic(Duration::from_secs(10));
+
+/// Raw sled doing the same puts and gets as `cf_single`: the very key and value bytes ilion
+/// stores (precomputed, so only sled's own work is timed), one at a time.
+fn raw_sled(n: usize) -> (f64, f64) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = sled::Config::new()
+        .path(dir.path())
+        .cache_capacity(CACHE)
+        .flush_every_ms(None)
+        .mode(sled::Mode::HighThroughput)
+        .open()
+        .unwrap();
+    let layout = CfLayout {
+        id: 1,
+        partitioner: Partitioner::Random,
+        comparator: Comparator::Bytes,
+        subcomparator: None,
+    };
+    let keys: Vec<Vec<u8>> = (0..n)
+        .map(|i| layout.column_key(&encode_row(Partitioner::Random, &format!("key{i}")), b"C0"))
+        .collect();
+    let value = encode_cell(&Cell::Live {
+        value: VALUE.to_vec(),
+        timestamp: 1,
+    });
+    let start = Instant::now();
+    for key in &keys {
+        db.insert(key, value.as_slice()).unwrap();
+    }
+    let inserts = rate(n, start.elapsed());
+    let start = Instant::now();
+    for key in &keys {
+        assert!(db.get(key).unwrap().is_some());
+    }
+    (inserts, rate(n, start.elapsed()))
+}
+
+fn cf_single(n: usize) -> (f64, f64, f64) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = open_db(dir.path(), PERIODIC);
+    let start = Instant::now();
+    for i in 0..n {
+        db.apply(&insert(format!("key{i}"), b"C0", &VALUE, 1))
+            .unwrap();
+    }
+    let inserts = rate(n, start.elapsed());
+    let start = Instant::now();
+    for i in 0..n {
+        db.get(KS, &format!("key{i}"), "Standard1", None, Some(b"C0"))
+            .unwrap();
+    }
+    let gets = rate(n, start.elapsed());
+
+    // 100-column rows, read whole.
+    let rows = 1000;
+    for r in 0..rows {
+        let changes = (0..100)
+            .map(|c| {
+                let column = Column {
+                    name: format!("c{c:03}").into_bytes(),
+                    value: VALUE.to_vec(),
+                    timestamp: 1,
+                };
+                (
+                    "Standard1".to_string(),
+                    Change::Insert {
+                        super_column: None,
+                        column,
+                    },
+                )
+            })
+            .collect();
+        db.apply(&RowMutation {
+            keyspace: KS.into(),
+            key: format!("wide{r}"),
+            changes,
+        })
+        .unwrap();
+    }
+    let parent = ColumnParent {
+        column_family: "Standard1".into(),
+        super_column: None,
+    };
+    let predicate = Predicate::Range(SliceRange {
+        count: 100,
+        ..SliceRange::all()
+    });
+    let reads = 20_000;
+    let start = Instant::now();
+    for i in 0..reads {
+        let got = db
+            .get_slice(KS, &format!("wide{}", i % rows), &parent, &predicate)
+            .unwrap();
+        assert_eq!(got.len(), 100);
+    }
+    (inserts, gets, rate(reads, start.elapsed()))
+}
+
+/// Acknowledged writes/s with `writers` threads for `duration`.
+fn concurrent_writes(sync: SyncPolicy, writers: usize, duration: Duration) -> f64 {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Arc::new(open_db(dir.path(), sync));
+    let start = Instant::now();
+    let threads: Vec<_> = (0..writers)
+        .map(|w| {
+            let db = Arc::clone(&db);
+            std::thread::spawn(move || {
+                let mut n = 0usize;
+                while start.elapsed() < duration {
+                    db.apply(&insert(format!("w{w}-{n}"), b"C0", &VALUE, 1))
+                        .unwrap()
+                        .wait()
+                        .unwrap();
+                    n += 1;
+                }
+                n
+            })
+        })
+        .collect();
+    let total: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
+    rate(total, start.elapsed())
+}
+
+fn main() {
+    let n: usize = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(200_000);
+    println!("ilion storage benchmark: {n} single-column operations, 34-byte values");
+    let (raw_ins, raw_get) = raw_sled(n);
+    let (cf_ins, cf_get, slices) = cf_single(n);
+    println!(
+        "{:<40} {:>12} {:>12} {:>8}",
+        "operation", "cf ops/s", "sled ops/s", "ratio"
+    );
+    println!(
+        "{:<40} {:>12.0} {:>12.0} {:>7.0}%",
+        "single-column insert",
+        cf_ins,
+        raw_ins,
+        100.0 * cf_ins / raw_ins
+    );
+    println!(
+        "{:<40} {:>12.0} {:>12.0} {:>7.0}%",
+        "point get",
+        cf_get,
+        raw_get,
+        100.0 * cf_get / raw_get
+    );
+    println!("{:<40} {:>12.0}", "100-column slice read", slices);
+    let window = Duration::from_millis(1);
+    let secs = Duration::from_secs(5);
+    let periodic = concurrent_writes(PERIODIC, 50, secs);
+    let batch = concurrent_writes(SyncPolicy::Batch(window), 50, secs);
+    println!(
+        "{:<40} {:>12} {:>12} {:>8}",
+        "50 concurrent writers", "batch", "periodic", "ratio"
+    );
+    println!(
+        "{:<40} {:>12.0} {:>12.0} {:>7.0}%",
+        "acknowledged writes/s (window 1 ms)",
+        batch,
+        periodic,
+        100.0 * batch / periodic
+    );
+}
