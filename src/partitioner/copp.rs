@@ -54,7 +54,7 @@ fn parse_weights(text: &str) -> Option<Vec<u16>> {
     if text == "-" {
         return Some(Vec::new());
     }
-    if text.len() % 4 != 0 {
+    if !text.len().is_multiple_of(4) {
         return None;
     }
     (0..text.len())
