@@ -7,5 +7,6 @@ pub mod comparator;
 pub mod config;
 pub mod error;
 pub mod partitioner;
+pub mod protocol;
 
 pub use error::{Error, Result};
