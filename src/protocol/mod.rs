@@ -18,7 +18,12 @@
 //! since a list of empty structs costs one byte on the wire and ~200 once decoded.
 
 mod codec;
+mod dispatch;
 mod framing;
+mod normalize;
+mod schema;
+#[cfg(test)]
+mod schema_tests;
 mod splitter;
 mod writer;
 
@@ -28,6 +33,7 @@ mod writer;
 pub mod generated;
 
 pub use codec::BinaryIn;
+pub use dispatch::process;
 pub use framing::{detect, Detection};
 pub use splitter::{MessageSpan, Split, Splitter};
 pub use writer::BinaryOut;
