@@ -8,6 +8,7 @@ pub mod comparator;
 pub mod config;
 pub mod error;
 pub mod partitioner;
+pub mod protocol;
 
 pub use error::{Error, Result};
 pub mod cf;

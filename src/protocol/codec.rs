@@ -1,0 +1,394 @@
+//! The Thrift binary protocol over memory: [`BinaryIn`] reads one complete message from a
+//! byte slice, checking every length and count against the bytes actually left before it
+//! allocates anything, and [`BinaryOut`] writes into a `Vec<u8>`, always with the versioned
+//! message header (spec E3).
+//!
+//! Type ids and encoded sizes, shared with the splitter:
+//!
+//! | id | type   | encoding                         | smallest |
+//! |----|--------|----------------------------------|----------|
+//! | 2  | bool   | 1 byte, true when it is 1        | 1        |
+//! | 3  | byte   | 1 byte                           | 1        |
+//! | 4  | double | 8 bytes                          | 8        |
+//! | 6  | i16    | 2 bytes big-endian               | 2        |
+//! | 8  | i32    | 4 bytes big-endian               | 4        |
+//! | 10 | i64    | 8 bytes big-endian               | 8        |
+//! | 11 | string | i32 length, bytes                | 4        |
+//! | 12 | struct | (type, i16 id, value)*, 0        | 1        |
+//! | 13 | map    | key type, value type, i32 count  | 6        |
+//! | 14 | set    | element type, i32 count          | 5        |
+//! | 15 | list   | element type, i32 count          | 5        |
+
+use thrift::protocol::{
+    TFieldIdentifier, TInputProtocol, TListIdentifier, TMapIdentifier, TMessageIdentifier,
+    TMessageType, TSetIdentifier, TStructIdentifier, TType,
+};
+use thrift::{ProtocolError, ProtocolErrorKind};
+
+/// Versioned header word: version 1 in the top half, the message type in the low byte.
+pub(crate) const VERSION_1: u32 = 0x8001_0000;
+/// The half-word that must be there when the top bit is set.
+pub(crate) const VERSION_MASK: u32 = 0xffff_0000;
+
+/// The type for a wire type id, `None` for ids the binary protocol does not define
+/// (0 = stop is not a value type).
+pub(crate) fn ttype(id: u8) -> Option<TType> {
+    Some(match id {
+        2 => TType::Bool,
+        3 => TType::I08,
+        4 => TType::Double,
+        6 => TType::I16,
+        8 => TType::I32,
+        10 => TType::I64,
+        11 => TType::String,
+        12 => TType::Struct,
+        13 => TType::Map,
+        14 => TType::Set,
+        15 => TType::List,
+        _ => return None,
+    })
+}
+
+/// The wire id of a value type (the inverse of [`ttype`]; 0 for anything else).
+pub(crate) fn type_id(t: TType) -> u8 {
+    match t {
+        TType::Bool => 2,
+        TType::I08 => 3,
+        TType::Double => 4,
+        TType::I16 => 6,
+        TType::I32 => 8,
+        TType::I64 => 10,
+        TType::String => 11,
+        TType::Struct => 12,
+        TType::Map => 13,
+        TType::Set => 14,
+        TType::List => 15,
+        _ => 0,
+    }
+}
+
+/// The exact size of a fixed-size value, `None` for strings, structs and containers.
+pub(crate) fn fixed_size(id: u8) -> Option<usize> {
+    match id {
+        2 | 3 => Some(1),
+        6 => Some(2),
+        8 => Some(4),
+        4 | 10 => Some(8),
+        _ => None,
+    }
+}
+
+/// The fewest bytes a value of this type can take (for container-count checks).
+pub(crate) fn min_size(id: u8) -> usize {
+    match id {
+        11 => 4,
+        12 => 1,
+        13 => 6,
+        14 | 15 => 5,
+        _ => fixed_size(id).unwrap_or(1),
+    }
+}
+
+/// A protocol error as the generated code expects to see it.
+pub(crate) fn perr(kind: ProtocolErrorKind, message: impl Into<String>) -> thrift::Error {
+    thrift::Error::Protocol(ProtocolError::new(kind, message.into()))
+}
+
+/// Reads one complete binary-protocol message (or a bare struct) from a byte slice.
+///
+/// Both header styles are accepted; lengths and counts never reserve more than the slice can
+/// back; nesting is limited; `string` values decode lossily (U+FFFD), `binary` stays raw.
+#[derive(Debug, Clone)]
+pub struct BinaryIn<'a> {
+    buf: &'a [u8],
+    pos: usize,
+    depth: usize,
+    max_depth: usize,
+}
+
+impl<'a> BinaryIn<'a> {
+    /// A reader over `buf` allowing structs and containers nested `max_depth` deep.
+    pub fn new(buf: &'a [u8], max_depth: usize) -> Self {
+        BinaryIn {
+            buf,
+            pos: 0,
+            depth: 0,
+            max_depth,
+        }
+    }
+
+    /// Bytes consumed so far.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes not yet consumed.
+    pub fn remaining(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+
+    fn take(&mut self, n: usize) -> thrift::Result<&'a [u8]> {
+        if n > self.remaining() {
+            return Err(perr(
+                ProtocolErrorKind::InvalidData,
+                format!(
+                    "message truncated: {n} bytes needed, {} left",
+                    self.remaining()
+                ),
+            ));
+        }
+        let bytes = &self.buf[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(bytes)
+    }
+
+    fn array<const N: usize>(&mut self) -> thrift::Result<[u8; N]> {
+        let mut out = [0u8; N];
+        out.copy_from_slice(self.take(N)?);
+        Ok(out)
+    }
+
+    /// A length-prefixed string or binary, borrowed from the input.
+    pub(crate) fn read_raw(&mut self) -> thrift::Result<&'a [u8]> {
+        let len = self.read_i32()?;
+        let len = usize::try_from(len)
+            .map_err(|_| perr(ProtocolErrorKind::NegativeSize, format!("length {len}")))?;
+        if len > self.remaining() {
+            return Err(perr(
+                ProtocolErrorKind::SizeLimit,
+                format!("length {len} but {} bytes left", self.remaining()),
+            ));
+        }
+        self.take(len)
+    }
+
+    fn type_byte(&mut self) -> thrift::Result<TType> {
+        let [id] = self.array::<1>()?;
+        ttype(id).ok_or_else(|| perr(ProtocolErrorKind::InvalidData, format!("type id {id}")))
+    }
+
+    /// Reads a container count and checks `count × min_each` fits in what is left.
+    fn count(&mut self, min_each: usize) -> thrift::Result<u32> {
+        let n = self.read_i32()?;
+        let n = u32::try_from(n)
+            .map_err(|_| perr(ProtocolErrorKind::NegativeSize, format!("count {n}")))?;
+        if u64::from(n) * min_each as u64 > self.remaining() as u64 {
+            return Err(perr(
+                ProtocolErrorKind::SizeLimit,
+                format!("count {n} cannot fit in {} bytes", self.remaining()),
+            ));
+        }
+        Ok(n)
+    }
+
+    fn enter(&mut self) -> thrift::Result<()> {
+        if self.depth >= self.max_depth {
+            return Err(perr(
+                ProtocolErrorKind::DepthLimit,
+                format!("nesting deeper than {}", self.max_depth),
+            ));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn leave(&mut self) -> thrift::Result<()> {
+        self.depth = self.depth.saturating_sub(1);
+        Ok(())
+    }
+}
+
+impl TInputProtocol for BinaryIn<'_> {
+    fn read_message_begin(&mut self) -> thrift::Result<TMessageIdentifier> {
+        let word = self.read_i32()?;
+        let (name, kind) = if word < 0 {
+            let word = word as u32;
+            if word & VERSION_MASK != VERSION_1 {
+                return Err(perr(
+                    ProtocolErrorKind::BadVersion,
+                    format!("version word {word:#010x}"),
+                ));
+            }
+            (
+                String::from_utf8_lossy(self.read_raw()?).into_owned(),
+                word as u8,
+            )
+        } else {
+            // Unversioned: the word just read was the name's length.
+            let name = self.take(word as usize)?;
+            let [kind] = self.array::<1>()?;
+            (String::from_utf8_lossy(name).into_owned(), kind)
+        };
+        let seq = self.read_i32()?;
+        // The 0.6 server never looked at the type, so anything unknown is taken as a call.
+        let kind = TMessageType::try_from(kind).unwrap_or(TMessageType::Call);
+        Ok(TMessageIdentifier::new(name, kind, seq))
+    }
+
+    fn read_message_end(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+
+    fn read_struct_begin(&mut self) -> thrift::Result<Option<TStructIdentifier>> {
+        self.enter()?;
+        Ok(None)
+    }
+
+    fn read_struct_end(&mut self) -> thrift::Result<()> {
+        self.leave()
+    }
+
+    fn read_field_begin(&mut self) -> thrift::Result<TFieldIdentifier> {
+        let [id] = self.array::<1>()?;
+        if id == 0 {
+            return Ok(
+                TFieldIdentifier::new::<Option<String>, String, Option<i16>>(
+                    None,
+                    TType::Stop,
+                    None,
+                ),
+            );
+        }
+        let t = ttype(id)
+            .ok_or_else(|| perr(ProtocolErrorKind::InvalidData, format!("type id {id}")))?;
+        let field = self.read_i16()?;
+        Ok(TFieldIdentifier::new::<Option<String>, String, i16>(
+            None, t, field,
+        ))
+    }
+
+    fn read_field_end(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+
+    fn read_bool(&mut self) -> thrift::Result<bool> {
+        // As Java's TBinaryProtocol: only 1 is true.
+        Ok(self.array::<1>()? == [1])
+    }
+
+    fn read_bytes(&mut self) -> thrift::Result<Vec<u8>> {
+        Ok(self.read_raw()?.to_vec())
+    }
+
+    fn read_i8(&mut self) -> thrift::Result<i8> {
+        Ok(i8::from_be_bytes(self.array()?))
+    }
+
+    fn read_i16(&mut self) -> thrift::Result<i16> {
+        Ok(i16::from_be_bytes(self.array()?))
+    }
+
+    fn read_i32(&mut self) -> thrift::Result<i32> {
+        Ok(i32::from_be_bytes(self.array()?))
+    }
+
+    fn read_i64(&mut self) -> thrift::Result<i64> {
+        Ok(i64::from_be_bytes(self.array()?))
+    }
+
+    fn read_double(&mut self) -> thrift::Result<f64> {
+        Ok(f64::from_be_bytes(self.array()?))
+    }
+
+    fn read_uuid(&mut self) -> thrift::Result<uuid::Uuid> {
+        Ok(uuid::Uuid::from_bytes(self.array()?))
+    }
+
+    fn read_string(&mut self) -> thrift::Result<String> {
+        // Java decoded Thrift strings lossily; so do we.
+        Ok(String::from_utf8_lossy(self.read_raw()?).into_owned())
+    }
+
+    fn read_list_begin(&mut self) -> thrift::Result<TListIdentifier> {
+        let t = self.type_byte()?;
+        let n = self.count(min_size(type_id(t)))?;
+        self.enter()?;
+        Ok(TListIdentifier::new(t, n as i32))
+    }
+
+    fn read_list_end(&mut self) -> thrift::Result<()> {
+        self.leave()
+    }
+
+    fn read_set_begin(&mut self) -> thrift::Result<TSetIdentifier> {
+        let t = self.type_byte()?;
+        let n = self.count(min_size(type_id(t)))?;
+        self.enter()?;
+        Ok(TSetIdentifier::new(t, n as i32))
+    }
+
+    fn read_set_end(&mut self) -> thrift::Result<()> {
+        self.leave()
+    }
+
+    fn read_map_begin(&mut self) -> thrift::Result<TMapIdentifier> {
+        let k = self.type_byte()?;
+        let v = self.type_byte()?;
+        let n = self.count(min_size(type_id(k)) + min_size(type_id(v)))?;
+        self.enter()?;
+        Ok(TMapIdentifier::new(k, v, n as i32))
+    }
+
+    fn read_map_end(&mut self) -> thrift::Result<()> {
+        self.leave()
+    }
+
+    fn skip_till_depth(&mut self, field_type: TType, depth: i8) -> thrift::Result<()> {
+        skip_value(self, field_type, depth)
+    }
+
+    fn read_byte(&mut self) -> thrift::Result<u8> {
+        Ok(self.array::<1>()?[0])
+    }
+
+    fn min_serialized_size(&self, field_type: TType) -> usize {
+        min_size(type_id(field_type))
+    }
+}
+
+/// Skips one value; unlike the library default it never panics on a map without types.
+fn skip_value(inp: &mut BinaryIn<'_>, t: TType, depth: i8) -> thrift::Result<()> {
+    if depth <= 0 {
+        return Err(perr(ProtocolErrorKind::DepthLimit, "skip too deep"));
+    }
+    if let Some(n) = fixed_size(type_id(t)) {
+        return inp.take(n).map(|_| ());
+    }
+    match t {
+        TType::String => inp.read_raw().map(|_| ()),
+        TType::Struct => {
+            inp.read_struct_begin()?;
+            loop {
+                let f = inp.read_field_begin()?;
+                if f.field_type == TType::Stop {
+                    break;
+                }
+                skip_value(inp, f.field_type, depth - 1)?;
+            }
+            inp.read_struct_end()
+        }
+        TType::List | TType::Set => {
+            let l = inp.read_list_begin()?;
+            for _ in 0..l.size {
+                skip_value(inp, l.element_type, depth - 1)?;
+            }
+            inp.read_list_end()
+        }
+        TType::Map => {
+            let m = inp.read_map_begin()?;
+            let (k, v) = (
+                m.key_type.unwrap_or(TType::Stop),
+                m.value_type.unwrap_or(TType::Stop),
+            );
+            for _ in 0..m.size {
+                skip_value(inp, k, depth - 1)?;
+                skip_value(inp, v, depth - 1)?;
+            }
+            inp.read_map_end()
+        }
+        other => Err(perr(
+            ProtocolErrorKind::InvalidData,
+            format!("cannot skip {other:?}"),
+        )),
+    }
+}

@@ -1,0 +1,139 @@
+//! Dispatch of one complete message onto a [`CassandraSyncHandler`], with the 0.6 server's
+//! answers (spec §1):
+//!
+//! * unknown method name → EXCEPTION, TApplicationException UNKNOWN_METHOD (1),
+//!   `Invalid method name: '<name>'`; the connection stays open;
+//! * arguments Java would not accept (a required object field missing, a required
+//!   consistency level that is no level) → EXCEPTION, PROTOCOL_ERROR (7). The generated process
+//!   functions return early without writing anything in that case, so the reply is made here;
+//! * the handler returns `thrift::Error::User(Box<declared exception>)` → REPLY with that
+//!   result field set (the generated code does this);
+//! * the handler returns `thrift::Error::Application(e)` → EXCEPTION carrying `e`;
+//! * the handler panics → EXCEPTION, INTERNAL_ERROR (6), `Internal error processing <name>`.
+//!
+//! The message type byte is not looked at: everything is a call. Replies always carry the
+//! versioned header and are framed exactly when the connection is.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use thrift::protocol::{TInputProtocol, TMessageIdentifier, TMessageType, TOutputProtocol};
+use thrift::{ApplicationError, ApplicationErrorKind};
+
+use super::codec::BinaryIn;
+use super::generated::{CassandraSyncHandler, TCassandraProcessFunctions as P};
+use super::normalize::{normalize_struct, Budget, NormError};
+use super::writer::BinaryOut;
+use super::{schema, Limits, Mode, Violation};
+
+/// Decoded arguments may take this many bytes of memory per byte of the message limit
+/// (256 MiB for 16 MiB). Real requests stay under ~6; a list of empty structs would be ~200.
+const DECODED_PER_MESSAGE_BYTE: u64 = 16;
+
+/// A generated per-method process function.
+type ProcessFn<H> =
+    fn(&H, i32, &mut dyn TInputProtocol, &mut dyn TOutputProtocol) -> thrift::Result<()>;
+
+/// The generated process function for `method`.
+fn process_fn<H: CassandraSyncHandler>(method: &str) -> Option<ProcessFn<H>> {
+    let f: ProcessFn<H> = match method {
+        "login" => P::process_login,
+        "get" => P::process_get,
+        "get_slice" => P::process_get_slice,
+        "multiget" => P::process_multiget,
+        "multiget_slice" => P::process_multiget_slice,
+        "get_count" => P::process_get_count,
+        "get_range_slice" => P::process_get_range_slice,
+        "get_range_slices" => P::process_get_range_slices,
+        "insert" => P::process_insert,
+        "batch_insert" => P::process_batch_insert,
+        "remove" => P::process_remove,
+        "batch_mutate" => P::process_batch_mutate,
+        "get_string_property" => P::process_get_string_property,
+        "get_string_list_property" => P::process_get_string_list_property,
+        "describe_keyspaces" => P::process_describe_keyspaces,
+        "describe_cluster_name" => P::process_describe_cluster_name,
+        "describe_version" => P::process_describe_version,
+        "describe_ring" => P::process_describe_ring,
+        "describe_partitioner" => P::process_describe_partitioner,
+        "describe_keyspace" => P::process_describe_keyspace,
+        "describe_splits" => P::process_describe_splits,
+        _ => return None,
+    };
+    Some(f)
+}
+
+fn wire(e: thrift::Error) -> Violation {
+    Violation::Malformed(e.to_string())
+}
+
+/// Decodes one complete message (as delimited by the [`Splitter`](super::Splitter), frame
+/// prefix excluded), runs it on `handler` and returns the reply bytes, framed when
+/// `mode.framed`. `Err` means close the connection without a reply: the bytes are not a
+/// well-formed message, or decoding them would take more than 16 bytes of memory per byte of
+/// the message limit ([`Violation::DecodedTooLarge`]).
+pub fn process<H: CassandraSyncHandler>(
+    message: &[u8],
+    mode: Mode,
+    limits: &Limits,
+    handler: &H,
+) -> Result<Vec<u8>, Violation> {
+    let reply = || match mode.framed {
+        true => BinaryOut::framed(),
+        false => BinaryOut::new(),
+    };
+    let mut inp = BinaryIn::new(message, limits.max_depth);
+    let ident = inp.read_message_begin().map_err(wire)?;
+    let (name, seq) = (ident.name.as_str(), ident.sequence_number);
+    let fail = |kind, why: String| exception(reply(), name, seq, kind, why);
+
+    let (Some(args), Some(run)) = (schema::method(name), process_fn::<H>(name)) else {
+        let why = format!("Invalid method name: '{name}'");
+        return fail(ApplicationErrorKind::UnknownMethod, why);
+    };
+    let mut normal = BinaryOut::new();
+    let mut budget = Budget(DECODED_PER_MESSAGE_BYTE * limits.max_message_bytes as u64);
+    match normalize_struct(&mut inp, args, &mut normal, &mut budget) {
+        Ok(()) => {}
+        Err(NormError::Wire(e)) => return Err(wire(e)),
+        Err(NormError::TooBig(need)) => return Err(Violation::DecodedTooLarge(need)),
+        Err(NormError::Invalid(why)) => return fail(ApplicationErrorKind::ProtocolError, why),
+    }
+    if inp.remaining() != 0 {
+        return Err(Violation::TrailingBytes(inp.remaining()));
+    }
+
+    let normal = normal.into_bytes().map_err(wire)?;
+    let mut args_in = BinaryIn::new(&normal, limits.max_depth);
+    let mut out = reply();
+    let ran = catch_unwind(AssertUnwindSafe(|| {
+        run(handler, seq, &mut args_in, &mut out)
+    }));
+    match ran {
+        Ok(Ok(())) => out.into_bytes().map_err(wire),
+        // Nothing written yet: the arguments did not decode (normalizing should prevent it).
+        Ok(Err(e)) if out.written().is_empty() => {
+            fail(ApplicationErrorKind::ProtocolError, e.to_string())
+        }
+        // Writing the reply failed, or the handler panicked.
+        Ok(Err(_)) | Err(_) => fail(
+            ApplicationErrorKind::InternalError,
+            format!("Internal error processing {name}"),
+        ),
+    }
+}
+
+/// An EXCEPTION reply carrying a TApplicationException.
+fn exception(
+    mut out: BinaryOut,
+    name: &str,
+    seq: i32,
+    kind: ApplicationErrorKind,
+    why: String,
+) -> Result<Vec<u8>, Violation> {
+    let ident = TMessageIdentifier::new(name, TMessageType::Exception, seq);
+    let err = ApplicationError::new(kind, why);
+    out.write_message_begin(&ident).map_err(wire)?;
+    thrift::Error::write_application_error_to_out_protocol(&err, &mut out).map_err(wire)?;
+    out.write_message_end().map_err(wire)?;
+    out.into_bytes().map_err(wire)
+}

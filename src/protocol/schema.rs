@@ -1,0 +1,410 @@
+//! The request half of `idl/cassandra.thrift` as data: every method's arguments and every
+//! struct they can reach, with field ids, wire types, requiredness and defaults. The
+//! normalizer walks arguments with it the way the 0.6 Java code read them. A test compares
+//! it with the IDL through `thrift -gen json`, so the two cannot drift apart.
+
+use std::mem::size_of;
+
+use super::generated as g;
+
+/// A field's declared type.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Ty {
+    Bool,
+    I32,
+    I64,
+    /// Thrift `string` (UTF-8, decoded lossily).
+    Str,
+    /// Thrift `binary` (raw bytes).
+    Bin,
+    /// The `ConsistencyLevel` enum, an i32 on the wire.
+    Cl,
+    Struct(&'static StructDef),
+    List(&'static Ty),
+    Map(&'static Ty, &'static Ty),
+}
+
+impl Ty {
+    /// Bytes one value takes in its decoded Rust form (not counting what it points to).
+    pub(crate) fn rust_size(self) -> usize {
+        match self {
+            Ty::Bool => 1,
+            Ty::I32 | Ty::Cl => 4,
+            Ty::I64 => 8,
+            Ty::Str | Ty::Bin | Ty::List(_) => size_of::<Vec<u8>>(),
+            Ty::Map(..) => size_of::<std::collections::BTreeMap<String, String>>(),
+            Ty::Struct(def) => def.size,
+        }
+    }
+
+    /// The binary-protocol type id this type travels as.
+    pub(crate) fn wire(self) -> u8 {
+        match self {
+            Ty::Bool => 2,
+            Ty::I32 | Ty::Cl => 8,
+            Ty::I64 => 10,
+            Ty::Str | Ty::Bin => 11,
+            Ty::Struct(_) => 12,
+            Ty::Map(..) => 13,
+            Ty::List(_) => 15,
+        }
+    }
+}
+
+/// Requiredness as declared; `Default` is neither keyword.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Req {
+    Required,
+    Optional,
+    Default,
+}
+
+/// A default value from the IDL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Value {
+    Bool(bool),
+    I32(i32),
+    Str(&'static str),
+}
+
+/// One field of a struct or argument list.
+#[derive(Debug)]
+pub(crate) struct FieldDef {
+    pub id: i16,
+    pub name: &'static str,
+    pub ty: Ty,
+    pub req: Req,
+    pub default: Option<Value>,
+}
+
+/// A struct, or a method's arguments (named `<method>_args`, as Java named them).
+#[derive(Debug)]
+pub(crate) struct StructDef {
+    pub name: &'static str,
+    pub fields: &'static [FieldDef],
+    /// `size_of` the generated Rust struct (0 for arguments, which live on the stack).
+    pub size: usize,
+}
+
+const fn field(id: i16, name: &'static str, ty: Ty, req: Req, default: Option<Value>) -> FieldDef {
+    FieldDef {
+        id,
+        name,
+        ty,
+        req,
+        default,
+    }
+}
+
+const fn req(id: i16, name: &'static str, ty: Ty) -> FieldDef {
+    field(id, name, ty, Req::Required, None)
+}
+
+const fn opt(id: i16, name: &'static str, ty: Ty) -> FieldDef {
+    field(id, name, ty, Req::Optional, None)
+}
+
+/// `consistency_level = ConsistencyLevel.ONE` at argument `id`, required unless `req` says.
+const fn cl(id: i16, req: Req) -> FieldDef {
+    field(id, "consistency_level", Ty::Cl, req, Some(Value::I32(1)))
+}
+
+const REQ: Req = Req::Required;
+
+static COLUMN: StructDef = StructDef {
+    name: "Column",
+    size: size_of::<g::Column>(),
+    fields: &[
+        req(1, "name", Ty::Bin),
+        req(2, "value", Ty::Bin),
+        req(3, "timestamp", Ty::I64),
+    ],
+};
+
+static SUPER_COLUMN: StructDef = StructDef {
+    name: "SuperColumn",
+    size: size_of::<g::SuperColumn>(),
+    fields: &[
+        req(1, "name", Ty::Bin),
+        req(2, "columns", Ty::List(&Ty::Struct(&COLUMN))),
+    ],
+};
+
+static COSC: StructDef = StructDef {
+    name: "ColumnOrSuperColumn",
+    size: size_of::<g::ColumnOrSuperColumn>(),
+    fields: &[
+        opt(1, "column", Ty::Struct(&COLUMN)),
+        opt(2, "super_column", Ty::Struct(&SUPER_COLUMN)),
+    ],
+};
+
+static COLUMN_PARENT: StructDef = StructDef {
+    name: "ColumnParent",
+    size: size_of::<g::ColumnParent>(),
+    fields: &[
+        req(3, "column_family", Ty::Str),
+        opt(4, "super_column", Ty::Bin),
+    ],
+};
+
+static COLUMN_PATH: StructDef = StructDef {
+    name: "ColumnPath",
+    size: size_of::<g::ColumnPath>(),
+    fields: &[
+        req(3, "column_family", Ty::Str),
+        opt(4, "super_column", Ty::Bin),
+        opt(5, "column", Ty::Bin),
+    ],
+};
+
+static SLICE_RANGE: StructDef = StructDef {
+    name: "SliceRange",
+    size: size_of::<g::SliceRange>(),
+    fields: &[
+        req(1, "start", Ty::Bin),
+        req(2, "finish", Ty::Bin),
+        field(3, "reversed", Ty::Bool, REQ, Some(Value::Bool(false))),
+        field(4, "count", Ty::I32, REQ, Some(Value::I32(100))),
+    ],
+};
+
+static SLICE_PREDICATE: StructDef = StructDef {
+    name: "SlicePredicate",
+    size: size_of::<g::SlicePredicate>(),
+    fields: &[
+        opt(1, "column_names", Ty::List(&Ty::Bin)),
+        opt(2, "slice_range", Ty::Struct(&SLICE_RANGE)),
+    ],
+};
+
+static KEY_RANGE: StructDef = StructDef {
+    name: "KeyRange",
+    size: size_of::<g::KeyRange>(),
+    fields: &[
+        opt(1, "start_key", Ty::Str),
+        opt(2, "end_key", Ty::Str),
+        opt(3, "start_token", Ty::Str),
+        opt(4, "end_token", Ty::Str),
+        field(5, "count", Ty::I32, REQ, Some(Value::I32(100))),
+    ],
+};
+
+static DELETION: StructDef = StructDef {
+    name: "Deletion",
+    size: size_of::<g::Deletion>(),
+    fields: &[
+        req(1, "timestamp", Ty::I64),
+        opt(2, "super_column", Ty::Bin),
+        opt(3, "predicate", Ty::Struct(&SLICE_PREDICATE)),
+    ],
+};
+
+static MUTATION: StructDef = StructDef {
+    name: "Mutation",
+    size: size_of::<g::Mutation>(),
+    fields: &[
+        opt(1, "column_or_supercolumn", Ty::Struct(&COSC)),
+        opt(2, "deletion", Ty::Struct(&DELETION)),
+    ],
+};
+
+static AUTH_REQUEST: StructDef = StructDef {
+    name: "AuthenticationRequest",
+    size: size_of::<g::AuthenticationRequest>(),
+    fields: &[req(1, "credentials", Ty::Map(&Ty::Str, &Ty::Str))],
+};
+
+const KEYSPACE: FieldDef = req(1, "keyspace", Ty::Str);
+const KEY: FieldDef = req(2, "key", Ty::Str);
+const KEYS: FieldDef = req(2, "keys", Ty::List(&Ty::Str));
+
+/// Every method of the service, in IDL order.
+pub(crate) static METHODS: &[StructDef] = &[
+    StructDef {
+        name: "login_args",
+        size: 0,
+        fields: &[KEYSPACE, req(2, "auth_request", Ty::Struct(&AUTH_REQUEST))],
+    },
+    StructDef {
+        name: "get_args",
+        size: 0,
+        fields: &[
+            KEYSPACE,
+            KEY,
+            req(3, "column_path", Ty::Struct(&COLUMN_PATH)),
+            cl(4, REQ),
+        ],
+    },
+    StructDef {
+        name: "get_slice_args",
+        size: 0,
+        fields: &[
+            KEYSPACE,
+            KEY,
+            req(3, "column_parent", Ty::Struct(&COLUMN_PARENT)),
+            req(4, "predicate", Ty::Struct(&SLICE_PREDICATE)),
+            cl(5, REQ),
+        ],
+    },
+    StructDef {
+        name: "multiget_args",
+        size: 0,
+        fields: &[
+            KEYSPACE,
+            KEYS,
+            req(3, "column_path", Ty::Struct(&COLUMN_PATH)),
+            cl(4, REQ),
+        ],
+    },
+    StructDef {
+        name: "multiget_slice_args",
+        size: 0,
+        fields: &[
+            KEYSPACE,
+            KEYS,
+            req(3, "column_parent", Ty::Struct(&COLUMN_PARENT)),
+            req(4, "predicate", Ty::Struct(&SLICE_PREDICATE)),
+            cl(5, REQ),
+        ],
+    },
+    StructDef {
+        name: "get_count_args",
+        size: 0,
+        fields: &[
+            KEYSPACE,
+            KEY,
+            req(3, "column_parent", Ty::Struct(&COLUMN_PARENT)),
+            cl(4, REQ),
+        ],
+    },
+    StructDef {
+        name: "get_range_slice_args",
+        size: 0,
+        fields: &[
+            KEYSPACE,
+            req(2, "column_parent", Ty::Struct(&COLUMN_PARENT)),
+            req(3, "predicate", Ty::Struct(&SLICE_PREDICATE)),
+            field(4, "start_key", Ty::Str, REQ, Some(Value::Str(""))),
+            field(5, "finish_key", Ty::Str, REQ, Some(Value::Str(""))),
+            field(6, "row_count", Ty::I32, REQ, Some(Value::I32(100))),
+            cl(7, REQ),
+        ],
+    },
+    StructDef {
+        name: "get_range_slices_args",
+        size: 0,
+        fields: &[
+            KEYSPACE,
+            req(2, "column_parent", Ty::Struct(&COLUMN_PARENT)),
+            req(3, "predicate", Ty::Struct(&SLICE_PREDICATE)),
+            req(4, "range", Ty::Struct(&KEY_RANGE)),
+            cl(5, REQ),
+        ],
+    },
+    StructDef {
+        name: "insert_args",
+        size: 0,
+        fields: &[
+            KEYSPACE,
+            KEY,
+            req(3, "column_path", Ty::Struct(&COLUMN_PATH)),
+            req(4, "value", Ty::Bin),
+            req(5, "timestamp", Ty::I64),
+            cl(6, REQ),
+        ],
+    },
+    StructDef {
+        name: "batch_insert_args",
+        size: 0,
+        fields: &[
+            KEYSPACE,
+            KEY,
+            req(3, "cfmap", Ty::Map(&Ty::Str, &Ty::List(&Ty::Struct(&COSC)))),
+            cl(4, REQ),
+        ],
+    },
+    StructDef {
+        name: "remove_args",
+        size: 0,
+        fields: &[
+            KEYSPACE,
+            KEY,
+            req(3, "column_path", Ty::Struct(&COLUMN_PATH)),
+            req(4, "timestamp", Ty::I64),
+            cl(5, Req::Default),
+        ],
+    },
+    StructDef {
+        name: "batch_mutate_args",
+        size: 0,
+        fields: &[
+            KEYSPACE,
+            req(
+                2,
+                "mutation_map",
+                Ty::Map(
+                    &Ty::Str,
+                    &Ty::Map(&Ty::Str, &Ty::List(&Ty::Struct(&MUTATION))),
+                ),
+            ),
+            cl(3, REQ),
+        ],
+    },
+    StructDef {
+        name: "get_string_property_args",
+        size: 0,
+        fields: &[req(1, "property", Ty::Str)],
+    },
+    StructDef {
+        name: "get_string_list_property_args",
+        size: 0,
+        fields: &[req(1, "property", Ty::Str)],
+    },
+    StructDef {
+        name: "describe_keyspaces_args",
+        size: 0,
+        fields: &[],
+    },
+    StructDef {
+        name: "describe_cluster_name_args",
+        size: 0,
+        fields: &[],
+    },
+    StructDef {
+        name: "describe_version_args",
+        size: 0,
+        fields: &[],
+    },
+    StructDef {
+        name: "describe_ring_args",
+        size: 0,
+        fields: &[KEYSPACE],
+    },
+    StructDef {
+        name: "describe_partitioner_args",
+        size: 0,
+        fields: &[],
+    },
+    StructDef {
+        name: "describe_keyspace_args",
+        size: 0,
+        fields: &[KEYSPACE],
+    },
+    StructDef {
+        name: "describe_splits_args",
+        size: 0,
+        fields: &[
+            req(1, "start_token", Ty::Str),
+            req(2, "end_token", Ty::Str),
+            req(3, "keys_per_split", Ty::I32),
+        ],
+    },
+];
+
+/// The arguments of method `name`, `None` for a name the service does not have.
+pub(crate) fn method(name: &str) -> Option<&'static StructDef> {
+    METHODS
+        .iter()
+        .find(|m| m.name.strip_suffix("_args") == Some(name))
+}

@@ -1,0 +1,183 @@
+//! [`BinaryOut`]: the binary protocol written into memory. Message headers are always the
+//! versioned form `0x8001_0000|type`, name, seqid (spec E3: 0.6 wrote with strictWrite=true).
+//! A writer made with [`BinaryOut::framed`] reserves the 4-byte frame length up front and
+//! fills it in when the bytes are taken, so a framed reply costs no extra copy.
+
+use thrift::protocol::{
+    TFieldIdentifier, TListIdentifier, TMapIdentifier, TMessageIdentifier, TOutputProtocol,
+    TSetIdentifier, TStructIdentifier, TType,
+};
+use thrift::ProtocolErrorKind;
+
+use super::codec::{perr, type_id, VERSION_1};
+
+/// Writes binary-protocol values into a growable buffer.
+#[derive(Debug, Clone, Default)]
+pub struct BinaryOut {
+    buf: Vec<u8>,
+    framed: bool,
+}
+
+impl BinaryOut {
+    /// An empty, unframed writer.
+    pub fn new() -> Self {
+        BinaryOut::default()
+    }
+
+    /// A writer whose bytes will be one frame: a 4-byte big-endian length, then the data.
+    pub fn framed() -> Self {
+        BinaryOut {
+            buf: vec![0; 4],
+            framed: true,
+        }
+    }
+
+    /// The bytes written so far, without the frame prefix.
+    pub fn written(&self) -> &[u8] {
+        if self.framed {
+            &self.buf[4..]
+        } else {
+            &self.buf
+        }
+    }
+
+    /// The finished bytes, the frame length filled in when framed. Fails only for a frame
+    /// over `i32::MAX` bytes, which no frame length can express.
+    pub fn into_bytes(mut self) -> thrift::Result<Vec<u8>> {
+        if self.framed {
+            let len = i32::try_from(self.buf.len() - 4)
+                .map_err(|_| perr(ProtocolErrorKind::SizeLimit, "reply too large to frame"))?;
+            self.buf[..4].copy_from_slice(&len.to_be_bytes());
+        }
+        Ok(self.buf)
+    }
+
+    /// Appends a length-prefixed string or binary.
+    pub(crate) fn write_raw(&mut self, b: &[u8]) -> thrift::Result<()> {
+        let len = i32::try_from(b.len())
+            .map_err(|_| perr(ProtocolErrorKind::SizeLimit, "value longer than i32::MAX"))?;
+        self.buf.extend_from_slice(&len.to_be_bytes());
+        self.buf.extend_from_slice(b);
+        Ok(())
+    }
+
+    fn type_and_count(&mut self, t: TType, n: i32) {
+        self.buf.push(type_id(t));
+        self.buf.extend_from_slice(&n.to_be_bytes());
+    }
+}
+
+impl TOutputProtocol for BinaryOut {
+    fn write_message_begin(&mut self, m: &TMessageIdentifier) -> thrift::Result<()> {
+        let word = VERSION_1 | u32::from(u8::from(m.message_type));
+        self.buf.extend_from_slice(&word.to_be_bytes());
+        self.write_raw(m.name.as_bytes())?;
+        self.write_i32(m.sequence_number)
+    }
+
+    fn write_message_end(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+
+    fn write_struct_begin(&mut self, _: &TStructIdentifier) -> thrift::Result<()> {
+        Ok(())
+    }
+
+    fn write_struct_end(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+
+    fn write_field_begin(&mut self, f: &TFieldIdentifier) -> thrift::Result<()> {
+        self.buf.push(type_id(f.field_type));
+        self.write_i16(f.id.unwrap_or(0))
+    }
+
+    fn write_field_end(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+
+    fn write_field_stop(&mut self) -> thrift::Result<()> {
+        self.buf.push(0);
+        Ok(())
+    }
+
+    fn write_bool(&mut self, b: bool) -> thrift::Result<()> {
+        self.buf.push(u8::from(b));
+        Ok(())
+    }
+
+    fn write_bytes(&mut self, b: &[u8]) -> thrift::Result<()> {
+        self.write_raw(b)
+    }
+
+    fn write_i8(&mut self, i: i8) -> thrift::Result<()> {
+        self.buf.extend_from_slice(&i.to_be_bytes());
+        Ok(())
+    }
+
+    fn write_i16(&mut self, i: i16) -> thrift::Result<()> {
+        self.buf.extend_from_slice(&i.to_be_bytes());
+        Ok(())
+    }
+
+    fn write_i32(&mut self, i: i32) -> thrift::Result<()> {
+        self.buf.extend_from_slice(&i.to_be_bytes());
+        Ok(())
+    }
+
+    fn write_i64(&mut self, i: i64) -> thrift::Result<()> {
+        self.buf.extend_from_slice(&i.to_be_bytes());
+        Ok(())
+    }
+
+    fn write_double(&mut self, d: f64) -> thrift::Result<()> {
+        self.buf.extend_from_slice(&d.to_be_bytes());
+        Ok(())
+    }
+
+    fn write_uuid(&mut self, uuid: &uuid::Uuid) -> thrift::Result<()> {
+        self.buf.extend_from_slice(uuid.as_bytes());
+        Ok(())
+    }
+
+    fn write_string(&mut self, s: &str) -> thrift::Result<()> {
+        self.write_raw(s.as_bytes())
+    }
+
+    fn write_list_begin(&mut self, l: &TListIdentifier) -> thrift::Result<()> {
+        self.type_and_count(l.element_type, l.size);
+        Ok(())
+    }
+
+    fn write_list_end(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+
+    fn write_set_begin(&mut self, s: &TSetIdentifier) -> thrift::Result<()> {
+        self.type_and_count(s.element_type, s.size);
+        Ok(())
+    }
+
+    fn write_set_end(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+
+    fn write_map_begin(&mut self, m: &TMapIdentifier) -> thrift::Result<()> {
+        self.buf.push(m.key_type.map_or(0, type_id));
+        self.type_and_count(m.value_type.unwrap_or(TType::Stop), m.size);
+        Ok(())
+    }
+
+    fn write_map_end(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+
+    fn flush(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+
+    fn write_byte(&mut self, b: u8) -> thrift::Result<()> {
+        self.buf.push(b);
+        Ok(())
+    }
+}
