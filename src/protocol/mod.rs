@@ -18,6 +18,7 @@
 //! since a list of empty structs costs one byte on the wire and ~200 once decoded.
 
 mod codec;
+mod connection;
 mod dispatch;
 mod framing;
 mod normalize;
@@ -33,6 +34,7 @@ mod writer;
 pub mod generated;
 
 pub use codec::BinaryIn;
+pub use connection::{Connection, ConnectionFactory, ReplyGate};
 pub use dispatch::process;
 pub use framing::{detect, Detection};
 pub use splitter::{MessageSpan, Split, Splitter};
