@@ -12,5 +12,7 @@ pub mod protocol;
 
 pub use error::{Error, Result};
 pub mod cf;
+pub mod client;
 pub mod model;
+pub mod server;
 pub mod storage;

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Keeps the module borders of ARCHITECTURE.md: sled only under src/storage/, the XML crate
+# only under src/config/, tokio's sockets only under src/server/ and src/client*.
+set -eu
+cd "$(dirname "$0")/.."
+fail=0
+check() { # pattern, allowed path prefix (regex), what
+    hits=$(grep -rlE "$1" src --include='*.rs' | grep -vE "^($2)" || true)
+    if [ -n "$hits" ]; then
+        echo "border: $3 outside its module:" >&2
+        echo "$hits" | sed 's/^/  /' >&2
+        fail=1
+    fi
+}
+check '\bsled::' 'src/storage/' 'sled'
+check '\bquick_xml::' 'src/config/' 'quick-xml'
+check 'tokio::net' 'src/server/|src/client' 'tokio::net'
+for f in $(find src -name '*.rs' ! -path 'src/protocol/generated.rs'); do
+    if ! head -n 1 "$f" | grep -q '^//!'; then
+        echo "border: $f does not open with a //! paragraph" >&2
+        fail=1
+    fi
+done
+exit $fail

@@ -1,0 +1,70 @@
+#!/bin/sh
+# Runs every test ilion has, installing what the tests need when it is missing:
+#   apt:  thrift-compiler (0.17), ruby, ruby-thrift, libthrift-java, a JDK
+#   pip:  thrift, thriftpy2, pytest
+#   npm:  thrift (into clients/node)
+# then: rustfmt, clippy, module borders, cargo tests, the release build, the Python suite
+# against the release binary, and the client suites. A missing tool is an error, never a
+# skipped test. .ci/run calls exactly this script.
+set -eu
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+step() { printf '\n=== %s\n' "$*"; }
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# --- tools -----------------------------------------------------------------------------------
+need_apt=""
+command -v thrift >/dev/null 2>&1 || need_apt="$need_apt thrift-compiler"
+command -v ruby >/dev/null 2>&1 || need_apt="$need_apt ruby"
+ruby -e 'require "thrift"' >/dev/null 2>&1 || need_apt="$need_apt ruby-thrift"
+[ -f /usr/share/java/libthrift.jar ] || need_apt="$need_apt libthrift-java"
+command -v javac >/dev/null 2>&1 || need_apt="$need_apt default-jdk-headless"
+command -v node >/dev/null 2>&1 || need_apt="$need_apt nodejs"
+command -v npm >/dev/null 2>&1 || need_apt="$need_apt npm"
+command -v python3 >/dev/null 2>&1 || need_apt="$need_apt python3 python3-pip"
+if [ -n "$need_apt" ]; then
+    step "installing apt packages:$need_apt"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq $need_apt >/dev/null
+fi
+
+python3 - <<'PY' || {
+    step "installing pip packages"
+    python3 -m pip install -q -r tests/python/requirements.txt ||
+        python3 -m pip install -q --break-system-packages -r tests/python/requirements.txt
+}
+import importlib.metadata as m, sys
+want = {"thrift": "0.25.0", "thriftpy2": "0.7.1"}
+for name, version in want.items():
+    if m.version(name) != version:
+        sys.exit(1)
+import pytest  # noqa: F401
+PY
+
+# --- Rust ------------------------------------------------------------------------------------
+step "rustfmt"
+cargo fmt --check
+step "clippy"
+cargo clippy --all-targets -- -D warnings
+step "module borders"
+./scripts/check-borders.sh
+step "cargo test (release)"
+cargo test --release
+step "release build"
+cargo build --release
+
+# --- the server through generated Python bindings ---------------------------------------------
+step "pytest: the Thrift API through generated Python bindings"
+ILION_BIN="$root/target/release/ilion" python3 -m pytest -q tests/python
+
+for suite in clients/*/test.sh; do
+    [ -f "$suite" ] || continue
+    step "client suite: $suite"
+    ILION_BIN="$root/target/release/ilion" sh "$suite"
+done
+
+step "all tests passed"
