@@ -1,6 +1,14 @@
 //! A Rust Thrift client for ilion's tools and tests: the generated `CassandraSyncClient` over
 //! a TCP connection, framed or unframed, with strict (versioned) or old non-strict message
 //! headers, so tests can speak each of the four wire styles the server accepts.
+//!
+//! For load generation there is also [`AsyncConnection`], a tokio connection that makes the
+//! three calls of [`calls`] without per-call allocation.
+
+mod async_conn;
+pub mod calls;
+
+pub use async_conn::{AsyncConnection, CallError};
 
 use crate::protocol::generated::CassandraSyncClient;
 use std::net::{SocketAddr, TcpStream};
