@@ -16,3 +16,4 @@ pub mod client;
 pub mod model;
 pub mod server;
 pub mod storage;
+pub mod tools;
