@@ -21,8 +21,8 @@ use thrift::{ApplicationError, ApplicationErrorKind};
 
 use super::codec::BinaryIn;
 use super::generated::{CassandraSyncHandler, TCassandraProcessFunctions as P};
-use super::normalize::{normalize_struct, Budget, NormError};
-use super::writer::BinaryOut;
+use super::normalize::{normalize_struct, NormError, Pass};
+use super::writer::{BinaryOut, Discard};
 use super::{schema, Limits, Mode, Violation};
 
 /// Decoded arguments may take this many bytes of memory per byte of the message limit
@@ -90,9 +90,11 @@ pub fn process<H: CassandraSyncHandler>(
         let why = format!("Invalid method name: '{name}'");
         return fail(ApplicationErrorKind::UnknownMethod, why);
     };
-    let mut normal = BinaryOut::new();
-    let mut budget = Budget(DECODED_PER_MESSAGE_BYTE * limits.max_message_bytes as u64);
-    match normalize_struct(&mut inp, args, &mut normal, &mut budget) {
+    // First a read-only pass: checks, charges the memory budget and notes whether the
+    // arguments need rewriting at all (a stock client's never do).
+    let args_at = inp.position();
+    let mut pass = Pass::new(DECODED_PER_MESSAGE_BYTE * limits.max_message_bytes as u64);
+    match normalize_struct(&mut inp, args, &mut Discard, &mut pass) {
         Ok(()) => {}
         Err(NormError::Wire(e)) => return Err(wire(e)),
         Err(NormError::TooBig(need)) => return Err(Violation::DecodedTooLarge(need)),
@@ -101,9 +103,20 @@ pub fn process<H: CassandraSyncHandler>(
     if inp.remaining() != 0 {
         return Err(Violation::TrailingBytes(inp.remaining()));
     }
-
-    let normal = normal.into_bytes().map_err(wire)?;
-    let mut args_in = BinaryIn::new(&normal, limits.max_depth);
+    let body = &message[args_at..];
+    let normal;
+    let args_bytes = if pass.rewrite {
+        // The same walk again, into a buffer; it cannot fail where the first one did not.
+        let mut out = BinaryOut::with_capacity(body.len() + 64);
+        let mut again = BinaryIn::new(body, limits.max_depth);
+        normalize_struct(&mut again, args, &mut out, &mut Pass::new(u64::MAX))
+            .map_err(|_| Violation::Malformed("arguments changed between passes".into()))?;
+        normal = out.into_bytes().map_err(wire)?;
+        &normal[..]
+    } else {
+        body
+    };
+    let mut args_in = BinaryIn::new(args_bytes, limits.max_depth);
     let mut out = reply();
     let ran = catch_unwind(AssertUnwindSafe(|| {
         run(handler, seq, &mut args_in, &mut out)

@@ -2,6 +2,7 @@
 //! versioned form `0x8001_0000|type`, name, seqid (spec E3: 0.6 wrote with strictWrite=true).
 //! A writer made with [`BinaryOut::framed`] reserves the 4-byte frame length up front and
 //! fills it in when the bytes are taken, so a framed reply costs no extra copy.
+//! [`Discard`] accepts the same calls and keeps nothing, for passes that only check.
 
 use thrift::protocol::{
     TFieldIdentifier, TListIdentifier, TMapIdentifier, TMessageIdentifier, TOutputProtocol,
@@ -29,6 +30,14 @@ impl BinaryOut {
         BinaryOut {
             buf: vec![0; 4],
             framed: true,
+        }
+    }
+
+    /// An empty, unframed writer with room for `n` bytes.
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        BinaryOut {
+            buf: Vec::with_capacity(n),
+            framed: false,
         }
     }
 
@@ -178,6 +187,85 @@ impl TOutputProtocol for BinaryOut {
 
     fn write_byte(&mut self, b: u8) -> thrift::Result<()> {
         self.buf.push(b);
+        Ok(())
+    }
+}
+
+/// An output protocol that writes nothing: walking a message into it only checks it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Discard;
+
+impl TOutputProtocol for Discard {
+    fn write_message_begin(&mut self, _: &TMessageIdentifier) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_message_end(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_struct_begin(&mut self, _: &TStructIdentifier) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_struct_end(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_field_begin(&mut self, _: &TFieldIdentifier) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_field_end(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_field_stop(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_bool(&mut self, _: bool) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_bytes(&mut self, _: &[u8]) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_i8(&mut self, _: i8) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_i16(&mut self, _: i16) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_i32(&mut self, _: i32) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_i64(&mut self, _: i64) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_double(&mut self, _: f64) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_uuid(&mut self, _: &uuid::Uuid) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_string(&mut self, _: &str) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_list_begin(&mut self, _: &TListIdentifier) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_list_end(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_set_begin(&mut self, _: &TSetIdentifier) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_set_end(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_map_begin(&mut self, _: &TMapIdentifier) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_map_end(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn flush(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+    fn write_byte(&mut self, _: u8) -> thrift::Result<()> {
         Ok(())
     }
 }
