@@ -126,7 +126,7 @@ impl Db {
             }
             while let Some(token) = cursors.iter().filter_map(|c| c.2.clone()).min() {
                 seen += 1;
-                if seen % keys_per_split == 0 && token != *end {
+                if seen.is_multiple_of(keys_per_split) && token != *end {
                     out.push(token.clone());
                 }
                 for (cf, upper, head) in cursors.iter_mut() {
