@@ -133,3 +133,81 @@ fn user<E: std::error::Error + Send + Sync + 'static>(e: E) -> ThriftError {
     ThriftError::User(Box::new(e))
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::service::fixture::{outcome, Outcome};
+
+    /// Spec §3's throws column, as (method, ire, nfe, ue, authn/authz).
+    const THROWS: [(&str, bool, bool, bool, bool); 21] = [
+        ("login", false, false, false, true),
+        ("get", true, true, true, false),
+        ("get_slice", true, false, true, false),
+        ("multiget", true, false, true, false),
+        ("multiget_slice", true, false, true, false),
+        ("get_count", true, false, true, false),
+        ("get_range_slice", true, false, true, false),
+        ("get_range_slices", true, false, true, false),
+        ("insert", true, false, true, false),
+        ("batch_insert", true, false, true, false),
+        ("remove", true, false, true, false),
+        ("batch_mutate", true, false, true, false),
+        ("get_string_property", false, false, false, false),
+        ("get_string_list_property", false, false, false, false),
+        ("describe_keyspaces", false, false, false, false),
+        ("describe_cluster_name", false, false, false, false),
+        ("describe_version", false, false, false, false),
+        ("describe_ring", true, false, false, false),
+        ("describe_partitioner", false, false, false, false),
+        ("describe_keyspace", false, true, false, false),
+        ("describe_splits", false, false, false, false),
+    ];
+
+    #[test]
+    fn each_kind_maps_to_a_declared_exception_or_an_internal_error() {
+        for (m, (name, ire, nfe, ue, auth)) in ALL.into_iter().zip(THROWS) {
+            assert_eq!(m.name, name);
+            let internal = Outcome::Application(
+                ApplicationErrorKind::InternalError,
+                format!("Internal error processing {name}"),
+            );
+            let map = |e: Error| outcome::<()>(Err(to_thrift(m, e)));
+            let or_internal =
+                |declared: bool, o: Outcome| if declared { o } else { internal.clone() };
+            assert_eq!(
+                map(Error::invalid("why")),
+                or_internal(ire, Outcome::Invalid("why".into())),
+                "{name}"
+            );
+            assert_eq!(
+                map(Error::NotFound),
+                or_internal(nfe, Outcome::NotFound),
+                "{name}"
+            );
+            assert_eq!(
+                map(Error::Unavailable),
+                or_internal(ue, Outcome::Unavailable),
+                "{name}"
+            );
+            let authn = Outcome::Authentication("a".into());
+            assert_eq!(
+                map(Error::Authentication("a".into())),
+                or_internal(auth, authn),
+                "{name}"
+            );
+            let authz = Outcome::Authorization("z".into());
+            assert_eq!(
+                map(Error::Authorization("z".into())),
+                or_internal(auth, authz),
+                "{name}"
+            );
+            for e in [
+                Error::Storage("disk".into()),
+                Error::Corrupt("bad".into()),
+                Error::config("X", "y"),
+            ] {
+                assert_eq!(map(e), internal, "{name}");
+            }
+        }
+    }
+}
