@@ -9,13 +9,13 @@
 
 use super::errors::{self, Method};
 use super::Service;
+use crate::cf::WriteAck as Ack;
 use crate::error::{Error, Result};
 use crate::protocol::{
     self, AuthenticationRequest, CassandraSyncHandler, ColumnOrSuperColumn, ColumnParent,
     ColumnPath, Connection, ConsistencyLevel, KeyRange, KeySlice, Mode, Mutation, ReplyGate,
     SlicePredicate, TokenRange, Violation,
 };
-use crate::storage::Ack;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 
