@@ -15,5 +15,6 @@ pub use error::{Error, Result};
 pub mod cf;
 pub mod client;
 pub mod model;
+pub mod node;
 pub mod server;
 pub mod storage;
