@@ -77,34 +77,35 @@ fn good_client_works(server: &ServerProcess, round: usize) {
 }
 
 fn hostile_payloads() -> Vec<(&'static str, Vec<u8>, bool)> {
-    let mut cases: Vec<(&'static str, Vec<u8>, bool)> = Vec::new();
-    cases.push((
-        "garbage",
-        b"\xde\xad\xbe\xef garbage \x00\x01\x02".to_vec(),
-        false,
-    ));
-    cases.push((
-        "HTTP",
-        b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".to_vec(),
-        false,
-    ));
-    cases.push((
-        "TLS hello",
-        vec![
-            0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03,
-        ],
-        false,
-    ));
-    cases.push((
-        "2 GiB frame",
-        vec![0x7f, 0xff, 0xff, 0xff, 0x80, 0x01, 0x00, 0x01],
-        false,
-    ));
-    cases.push((
-        "negative frame",
-        vec![0xff, 0xff, 0xff, 0xf0, 0x80, 0x01, 0x00, 0x01],
-        false,
-    ));
+    let mut cases: Vec<(&'static str, Vec<u8>, bool)> = vec![
+        (
+            "garbage",
+            b"\xde\xad\xbe\xef garbage \x00\x01\x02".to_vec(),
+            false,
+        ),
+        (
+            "HTTP",
+            b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".to_vec(),
+            false,
+        ),
+        (
+            "TLS hello",
+            vec![
+                0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03,
+            ],
+            false,
+        ),
+        (
+            "2 GiB frame",
+            vec![0x7f, 0xff, 0xff, 0xff, 0x80, 0x01, 0x00, 0x01],
+            false,
+        ),
+        (
+            "negative frame",
+            vec![0xff, 0xff, 0xff, 0xf0, 0x80, 0x01, 0x00, 0x01],
+            false,
+        ),
+    ];
 
     let mut big_string = call_header("get");
     big_string.extend_from_slice(&[11, 0, 1]);
