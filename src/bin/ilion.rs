@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use ilion::config::Config;
 use ilion::node::Node;
+use ilion::tools::stress::StressArgs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -40,6 +41,8 @@ enum Command {
         #[arg(long, short = 'c', value_name = "PATH")]
         config: Option<PathBuf>,
     },
+    /// Load a Cassandra 0.6-API server, as 0.6's stress.py did (or --serve-noop: the floor)
+    Stress(StressArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +51,7 @@ fn main() -> ExitCode {
     match cli.command {
         None => serve(cli.config.as_deref()),
         Some(Command::Serve { config }) => serve(config.as_deref().or(cli.config.as_deref())),
+        Some(Command::Stress(args)) => ilion::tools::stress::run(args),
     }
 }
 
