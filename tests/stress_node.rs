@@ -1,0 +1,167 @@
+//! `ilion stress` against a real node (in-process, port 0, a temporary data directory), and
+//! the `ilion stress` binary itself. The reads after the inserts must find every key they
+//! pick, which shows the inserts really stored the rows. Counts only, never timings.
+
+use clap::Parser;
+use ilion::config::Config;
+use ilion::node::Node;
+use ilion::tools::stress::noop::{self, NoopShape};
+use ilion::tools::stress::{stress, StressArgs, Summary};
+use std::path::Path;
+use std::process::Command;
+
+const CONFIG: &str = r#"<Storage>
+  <ClusterName>Test Cluster</ClusterName>
+  <Keyspaces>
+    <Keyspace Name="Keyspace1">
+      <ColumnFamily Name="Standard1" CompareWith="BytesType"/>
+      <ColumnFamily Name="Super1" ColumnType="Super" CompareWith="BytesType" CompareSubcolumnsWith="BytesType"/>
+      <ReplicaPlacementStrategy>org.apache.cassandra.locator.RackUnawareStrategy</ReplicaPlacementStrategy>
+      <ReplicationFactor>1</ReplicationFactor>
+      <EndPointSnitch>org.apache.cassandra.locator.EndPointSnitch</EndPointSnitch>
+    </Keyspace>
+  </Keyspaces>
+  <Partitioner>org.apache.cassandra.dht.RandomPartitioner</Partitioner>
+  <CommitLogDirectory>{dir}/commitlog</CommitLogDirectory>
+  <DataFileDirectories><DataFileDirectory>{dir}/data</DataFileDirectory></DataFileDirectories>
+  <SavedCachesDirectory>{dir}/saved_caches</SavedCachesDirectory>
+  <Seeds><Seed>127.0.0.1</Seed></Seeds>
+  <ListenAddress>127.0.0.1</ListenAddress>
+  <ThriftAddress>127.0.0.1</ThriftAddress>
+  <ThriftPort>0</ThriftPort>
+  <CommitLogSync>batch</CommitLogSync>
+  <CommitLogSyncBatchWindowInMS>1.0</CommitLogSyncBatchWindowInMS>
+</Storage>
+"#;
+
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    args: StressArgs,
+}
+
+async fn run(port: u16, extra: &[&str]) -> (String, Summary) {
+    let port = port.to_string();
+    let base = ["stress", "-h", "127.0.0.1", "-p", &port, "--seed", "5"];
+    let args = Cli::try_parse_from(base.iter().chain(extra)).unwrap().args;
+    let mut out = Vec::new();
+    let summary = stress(&args, &mut out, false).await.unwrap();
+    (String::from_utf8(out).unwrap(), summary)
+}
+
+fn config(dir: &Path) -> Config {
+    let text = CONFIG.replace("{dir}", &dir.display().to_string());
+    Config::from_xml(&text, dir, dir).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn insert_then_read_everything_back_in_both_framings() {
+    let dir = tempfile::tempdir().unwrap();
+    let node = Node::start(config(dir.path())).await.unwrap();
+    let port = node.local_addr().port();
+    for framing in [&[][..], &["--framed"][..]] {
+        let with = |ops: &[&'static str]| -> Vec<&'static str> {
+            ops.iter().chain(framing).copied().collect()
+        };
+        let (text, s) = run(port, &with(&["-n", "500", "-t", "4", "-o", "insert"])).await;
+        assert_eq!((s.operations, s.errors), (500, 0), "{text}");
+        let (text, s) = run(port, &with(&["-n", "500", "-t", "4", "-o", "read"])).await;
+        assert_eq!(
+            (s.operations, s.errors, s.empty_reads),
+            (500, 0, 0),
+            "{text}"
+        );
+        let (text, s) = run(port, &with(&["-n", "500", "-t", "4", "-o", "read", "-r"])).await;
+        assert_eq!(
+            (s.operations, s.errors, s.empty_reads),
+            (500, 0, 0),
+            "{text}"
+        );
+        let rs = [
+            "-n",
+            "500",
+            "-t",
+            "2",
+            "-o",
+            "rangeslice",
+            "-g",
+            "20",
+            "--duration",
+            "0.2",
+        ];
+        let (text, s) = run(port, &with(&rs)).await;
+        assert!(s.operations > 0, "{text}");
+        assert_eq!((s.errors, s.empty_reads), (0, 0), "{text}");
+        let (text, s) = run(
+            port,
+            &with(&["-n", "100", "-t", "3", "-o", "insert-super", "-u", "2"]),
+        )
+        .await;
+        assert_eq!((s.operations, s.errors), (100, 0), "{text}");
+        let (text, s) = run(port, &with(&["-n", "300", "-t", "3", "-o", "mixed"])).await;
+        assert_eq!(
+            (s.operations, s.errors, s.empty_reads),
+            (300, 0, 0),
+            "{text}"
+        );
+    }
+    node.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_errors_are_counted_not_fatal() {
+    let dir = tempfile::tempdir().unwrap();
+    let node = Node::start(config(dir.path())).await.unwrap();
+    let port = node.local_addr().port();
+    // No such column family: every call is an InvalidRequestException.
+    let (text, s) = run(port, &["-n", "40", "-t", "2", "--cf", "Nope"]).await;
+    assert_eq!((s.operations, s.errors), (40, 40), "{text}");
+    node.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_runs_a_stress_and_exits_zero() {
+    let shape = NoopShape {
+        columns: 5,
+        value_size: 34,
+        rows: 1000,
+    };
+    let server = noop::start("127.0.0.1:0".parse().unwrap(), shape)
+        .await
+        .unwrap();
+    let port = server.local_addr().port().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_ilion"))
+            .args([
+                "stress",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &port,
+                "-n",
+                "300",
+                "-t",
+                "3",
+            ])
+            .args(["-o", "read", "--json"])
+            .arg(&json)
+            .output()
+            .map(|o| (o, std::fs::read_to_string(&json)))
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    let (output, json) = out;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(
+        stdout.starts_with("total,interval_op_rate,avg_latency,elapsed_time\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\n300,"), "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(&json.unwrap()).unwrap();
+    assert_eq!(v["operations"], 300);
+    server.shutdown(std::time::Duration::from_secs(5)).await;
+}
