@@ -1,9 +1,10 @@
 #!/bin/sh
 # The performance bar of issue #5, in one go on this machine: builds the release binary, then
-#   1. the no-op floor (`ilion stress --serve-noop`): insert, then read;
-#   2. ilion, CommitLogSync periodic: insert, read, then open-loop reads and inserts at half
+#   1. ilion, CommitLogSync periodic: insert, read, then open-loop reads and inserts at half
 #      the closed-loop maximum just measured;
-#   3. ilion, CommitLogSync batch (1.0 ms window): insert, then read;
+#   2. ilion, CommitLogSync batch (1.0 ms window): insert, then read;
+#   3. the no-op floor (`ilion stress --serve-noop`): insert, read, and open loop at the same
+#      rates as in 1;
 # each closed loop with $CONNS connections over $KEYS keys, and writes bench/RESULTS.md
 # (throughput, ratio to the floor, latency percentiles, server RSS, data-dir size, machine).
 #
@@ -106,14 +107,7 @@ ops_per_s() {
     sed -n 's/.*"ops_per_s": \([0-9.]*\).*/\1/p' "$work/$1.json"
 }
 
-# 1. The floor.
-start noop "$bin" stress --serve-noop -h 127.0.0.1 -p 0
-stress noop-insert -o insert
-stress noop-read -o read
-memory noop-read
-stop
-
-# 2. ilion, periodic.
+# 1. ilion, periodic.
 cfg=$(conf periodic "$work/periodic")
 start periodic "$bin" serve --config "$cfg"
 stress periodic-insert -o insert
@@ -129,7 +123,7 @@ memory periodic-open
 stop
 size periodic-end "$work/periodic"
 
-# 3. ilion, batch.
+# 2. ilion, batch.
 cfg=$(conf batch "$work/batch")
 start batch "$bin" serve --config "$cfg"
 stress batch-insert -o insert
@@ -137,6 +131,16 @@ memory batch-insert
 size batch-insert "$work/batch"
 stress batch-read -o read
 memory batch-read
+stop
+
+# 3. The floor, closed loop, then open loop at the rates ilion was given: the latency the
+#    machine itself allows at that load.
+start noop "$bin" stress --serve-noop -h 127.0.0.1 -p 0
+stress noop-insert -o insert
+stress noop-read -o read
+memory noop-read
+stress noop-open-read -o read --rate "$read_rate" --duration "$OPEN_SECS"
+stress noop-open-insert -o insert --rate "$insert_rate" --duration "$OPEN_SECS"
 stop
 
 python3 bench/report.py "$work" "$KEYS" "$CONNS" "$OPEN_SECS" >"$OUT"

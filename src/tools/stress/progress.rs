@@ -1,6 +1,7 @@
-//! Watching a run: every tick, redraw the progress bar (terminals only) and, once per `-i`
-//! seconds, print a CSV line computed from the shared counters' growth since the last one;
-//! collect each worker's histogram as it finishes, and print a last CSV line for the tail.
+//! Watching a run: at every whole multiple of `-i` seconds print a CSV line computed from
+//! the shared counters' growth since the last one, redraw the progress bar four times a
+//! second (terminals only), collect each worker's histogram as it finishes, and print a
+//! last CSV line for the tail.
 
 use super::report::{csv_line, new_histogram, progress_bar, CSV_HEADER};
 use super::worker::Counters;
@@ -53,8 +54,11 @@ impl Progress {
         writeln!(out, "{CSV_HEADER}").map_err(io)?;
         let mut hist = new_histogram();
         let mut mark = Mark::default();
-        let mut tick = tokio::time::interval(TICK);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // Lines at whole multiples of the interval, so elapsed times stay regular.
+        let first = tokio::time::Instant::from_std(self.start + self.interval);
+        let mut lines = tokio::time::interval_at(first, self.interval);
+        lines.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let mut bar = tokio::time::interval(TICK);
         loop {
             tokio::select! {
                 joined = workers.join_next() => match joined {
@@ -62,20 +66,15 @@ impl Progress {
                     Some(Err(e)) => return Err(format!("a connection task failed: {e}")),
                     None => break,
                 },
-                _ = tick.tick() => {
-                    let now = self.start.elapsed();
-                    if now >= mark.at + self.interval {
-                        self.line(c, &mut mark, now, out).map_err(io)?;
-                    }
-                    if self.bar {
-                        self.draw(c, now, out).map_err(io)?;
-                    }
-                }
+                _ = lines.tick() => self.line(c, &mut mark, self.start.elapsed(), out).map_err(io)?,
+                _ = bar.tick(), if self.bar => self.draw(c, self.start.elapsed(), out).map_err(io)?,
             }
         }
         // The tail since the last line (or the whole of a short run).
-        self.line(c, &mut mark, self.start.elapsed(), out)
-            .map_err(io)?;
+        if mark.at.is_zero() || c.done.load(Ordering::Relaxed) > mark.done {
+            self.line(c, &mut mark, self.start.elapsed(), out)
+                .map_err(io)?;
+        }
         Ok(hist)
     }
 
