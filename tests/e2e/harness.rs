@@ -69,6 +69,10 @@ pub struct Options {
     pub initial_token: Option<&'static str>,
     /// `CommitLogSync` batch (every write acknowledged after a sync) instead of periodic.
     pub batch_sync: bool,
+    /// `<ThriftAddress>`; clients of an unspecified address connect through 127.0.0.1.
+    pub thrift_address: &'static str,
+    /// `<ThriftFramedTransport>`, which ilion validates but does not obey (spec E1).
+    pub framed_transport: Option<bool>,
 }
 
 impl Default for Options {
@@ -78,6 +82,8 @@ impl Default for Options {
             auth: Auth::AllowAll,
             initial_token: None,
             batch_sync: false,
+            thrift_address: "127.0.0.1",
+            framed_transport: None,
         }
     }
 }
@@ -143,8 +149,11 @@ impl Server {
         let node = runtime
             .block_on(Node::start(config))
             .unwrap_or_else(|e| panic!("node does not start: {e}"));
-        let addr = node.local_addr();
+        let mut addr = node.local_addr();
         assert_ne!(addr.port(), 0, "port 0 must be replaced by a real port");
+        if addr.ip().is_unspecified() {
+            addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+        }
         Server {
             node: Some(node),
             runtime,
@@ -153,7 +162,7 @@ impl Server {
         }
     }
 
-    /// The address the node listens on.
+    /// The address clients connect to.
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }
@@ -206,6 +215,11 @@ fn storage_conf(options: &Options) -> String {
     if let Some(token) = options.initial_token {
         extra.push_str(&format!("<InitialToken>{token}</InitialToken>\n  "));
     }
+    if let Some(framed) = options.framed_transport {
+        extra.push_str(&format!(
+            "<ThriftFramedTransport>{framed}</ThriftFramedTransport>\n  "
+        ));
+    }
     let sync = if options.batch_sync {
         "<CommitLogSync>batch</CommitLogSync>\n  \
          <CommitLogSyncBatchWindowInMS>1</CommitLogSyncBatchWindowInMS>"
@@ -223,11 +237,12 @@ fn storage_conf(options: &Options) -> String {
   <SavedCachesDirectory>saved_caches</SavedCachesDirectory>
   <Seeds><Seed>127.0.0.1</Seed></Seeds>
   <ListenAddress>127.0.0.1</ListenAddress>
-  <ThriftAddress>127.0.0.1</ThriftAddress>
+  <ThriftAddress>{thrift_address}</ThriftAddress>
   <ThriftPort>0</ThriftPort>
   {extra}{KEYSPACES}
 </Storage>
 "#,
         partitioner = options.partitioner.short_name(),
+        thrift_address = options.thrift_address,
     )
 }

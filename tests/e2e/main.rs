@@ -15,6 +15,7 @@ mod values;
 
 mod auth;
 mod auth_logins;
+mod connections;
 mod consistency;
 mod describe;
 mod describe_ring;
