@@ -24,6 +24,7 @@ mod ranges_ordered;
 mod ranges_random;
 mod reads;
 mod reads_super;
+mod semantics;
 mod validation_key_ranges;
 mod validation_mutations;
 mod validation_names;

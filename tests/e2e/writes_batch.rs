@@ -221,3 +221,44 @@ fn writes_are_acknowledged_under_batch_sync() {
         );
     }
 }
+
+/// 0.6 never validated the super column of a Deletion without a predicate: any name was
+/// accepted. No super column with an empty, overlong or comparator-invalid name can exist
+/// (inserts validate names), so such a deletion changes nothing — and the batch it is in
+/// applies in full.
+#[test]
+fn a_bare_super_column_deletion_is_not_validated() {
+    let server = Server::start(Options::default());
+    let names: [(&str, Vec<u8>); 4] = [
+        ("Super1", vec![]),
+        ("Super1", vec![b'x'; 70_000]),
+        ("SuperLong", vec![0xFF]),
+        ("SuperUtf8", b"abc".to_vec()),
+    ];
+    for style in WireStyle::ALL {
+        let mut c = server.client(style);
+        for (i, (cf, name)) in names.iter().enumerate() {
+            let k = format!("{}-{i}", tag(style));
+            let map = BTreeMap::from([
+                (
+                    format!("{k}-a"),
+                    BTreeMap::from([("Standard1".to_string(), vec![put(cosc_col(b"c", b"v", 1))])]),
+                ),
+                (
+                    format!("{k}-b"),
+                    BTreeMap::from([(cf.to_string(), vec![delete(5, Some(name), None)])]),
+                ),
+            ]);
+            let at = format!("{k} {cf}, {} bytes", name.len());
+            assert_eq!(
+                outcome(c.batch_mutate(KS.into(), map, ONE)),
+                Outcome::Ok,
+                "{at}"
+            );
+            assert!(
+                value(&mut c, &format!("{k}-a"), cpath("Standard1", b"c")).is_some(),
+                "{at}: the whole batch applies"
+            );
+        }
+    }
+}
