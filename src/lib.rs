@@ -9,6 +9,7 @@ pub mod config;
 pub mod error;
 pub mod partitioner;
 pub mod protocol;
+pub mod service;
 
 pub use error::{Error, Result};
 pub mod cf;

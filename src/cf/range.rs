@@ -1,7 +1,8 @@
 //! Range reads over rows (spec §8.6, §10.5): rows in token order from the range start,
 //! wrapping around the ring for token ranges whose start ≥ end, each row sliced by the
 //! predicate. Every row that holds anything in the CF — even only tombstones — is returned,
-//! possibly with no columns ("range ghosts"), and counts towards the row limit.
+//! possibly with no columns ("range ghosts"), and counts towards the row limit. Split
+//! points for `describe_splits` walk the same ranges across every column family.
 
 use super::{CfRef, Db};
 use crate::error::{Error, Result};
@@ -86,6 +87,69 @@ impl Db {
             }
         }
         Ok(out)
+    }
+
+    /// Split points for `describe_splits` over the token range `(start, end]`: walking the
+    /// distinct tokens of rows in that range (any column family, ring order from `start`),
+    /// every `keys_per_split`-th one. `end` itself is never returned, so each returned token
+    /// ends a non-empty sub-range. With fewer rows than `keys_per_split` the list is empty.
+    pub fn split_tokens(
+        &self,
+        start: &Token,
+        end: &Token,
+        keys_per_split: usize,
+    ) -> Result<Vec<Token>> {
+        let bounds = RowBounds::Tokens {
+            start: start.clone(),
+            end: end.clone(),
+        };
+        let mut cfs = Vec::new();
+        for ks in self.schema.keyspaces.values() {
+            for cf in ks.column_families.keys() {
+                cfs.push(self.cf(&ks.name, cf)?);
+            }
+        }
+        let keys_per_split = keys_per_split.max(1);
+        let mut out = Vec::new();
+        let mut seen = 0usize;
+        // Every CF splits the range into the same segments, so walking segment by segment
+        // and merging CFs by token keeps ring order.
+        let per_cf: Vec<Vec<Segment>> = cfs.iter().map(|cf| segments(cf.layout, &bounds)).collect();
+        let segment_count = per_cf.first().map_or(0, Vec::len);
+        for index in 0..segment_count {
+            let mut cursors = Vec::new();
+            for (cf, segs) in cfs.iter().zip(&per_cf) {
+                if let Some((lower, upper)) = segs.get(index).cloned() {
+                    let head = self.first_token(*cf, lower, upper.clone())?;
+                    cursors.push((*cf, upper, head));
+                }
+            }
+            while let Some(token) = cursors.iter().filter_map(|c| c.2.clone()).min() {
+                seen += 1;
+                if seen.is_multiple_of(keys_per_split) && token != *end {
+                    out.push(token.clone());
+                }
+                for (cf, upper, head) in cursors.iter_mut() {
+                    if head.as_ref() == Some(&token) {
+                        let lower = rows_after(cf.layout, &token);
+                        *head = self.first_token(*cf, lower, upper.clone())?;
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The token of the first row with any entry in `(lower, upper)`.
+    fn first_token(
+        &self,
+        cf: CfRef<'_>,
+        lower: Bound<Vec<u8>>,
+        upper: Bound<Vec<u8>>,
+    ) -> Result<Option<Token>> {
+        Ok(self
+            .next_row(cf, lower, upper)?
+            .map(|(_, key)| self.partitioner().token(&key)))
     }
 
     /// The first row with any entry in `(lower, upper)`: its encoded row part and key.

@@ -502,6 +502,39 @@ fn range_slices_walk_the_ring_with_ghosts() {
 }
 
 #[test]
+fn split_tokens_sample_distinct_row_tokens_in_ring_order() {
+    for (name, db) in fixture(Partitioner::CollatingOrderPreserving).dbs {
+        let p = Partitioner::CollatingOrderPreserving;
+        for key in ["a", "b", "c", "d", "e", "f"] {
+            apply(&db, key, vec![("Standard1", ins("x", key, 1))]);
+        }
+        // The same row in another CF, and a row only there: counted once each.
+        apply(&db, "b", vec![("Super1", sub("sc", "x", "v", 1))]);
+        apply(&db, "g", vec![("Standard2", ins("x", "v", 1))]);
+        let splits = |s: &str, e: &str, k: usize| -> Vec<String> {
+            let tokens = db.split_tokens(&p.token(s), &p.token(e), k).unwrap();
+            let keys = ["a", "b", "c", "d", "e", "f", "g"];
+            tokens
+                .iter()
+                .map(|t| {
+                    keys.iter()
+                        .find(|k| p.token(k) == *t)
+                        .map_or_else(|| t.to_string(), |k| k.to_string())
+                })
+                .collect()
+        };
+        assert_eq!(splits("", "", 2), ["b", "d", "f"], "{name}");
+        assert_eq!(splits("", "", 3), ["c", "f"], "{name}");
+        assert_eq!(splits("", "", 100), Vec::<String>::new(), "{name}");
+        // Wrapping: (e, b] walks f, g, a, b; b is the end and never a split point.
+        assert_eq!(splits("e", "b", 1), ["f", "g", "a"], "{name}");
+        // Full ring from d: e, f, g, a, b, c, d.
+        assert_eq!(splits("d", "d", 2), ["f", "a", "c"], "{name}");
+        assert_eq!(splits("a", "c", 1), ["b"], "{name}");
+    }
+}
+
+#[test]
 fn ghosts_vanish_after_gc_grace() {
     let fixture = fixture(Partitioner::OrderPreserving);
     for (name, db) in &fixture.dbs {

@@ -1,0 +1,171 @@
+//! Conversions between the Thrift types and `model`, for requests that have already passed
+//! validation: paths and predicates into `cf` arguments, key ranges with their tokens parsed
+//! (spec D4), writes into row changes (spec §7.5), and read results back into Thrift shapes.
+//! Numbers from the wire are converted with checks, never with `as`.
+
+use crate::config::CfDef;
+use crate::error::{Error, Result};
+use crate::model::{self, Change, ColumnOrSuper, Predicate, RowBounds};
+use crate::partitioner::Partitioner;
+use crate::protocol::{
+    Column, ColumnOrSuperColumn, ColumnPath, Deletion, KeyRange, KeySlice, SlicePredicate,
+    SuperColumn,
+};
+
+/// A column parent for `cf`.
+pub(crate) fn parent(column_family: &str, super_column: Option<&[u8]>) -> model::ColumnParent {
+    model::ColumnParent {
+        column_family: column_family.to_string(),
+        super_column: super_column.map(<[u8]>::to_vec),
+    }
+}
+
+/// A validated predicate (exactly one of names and range, count not negative).
+pub(crate) fn predicate(predicate: &SlicePredicate) -> Result<Predicate> {
+    match (&predicate.column_names, &predicate.slice_range) {
+        (Some(names), _) => Ok(Predicate::Names(names.clone())),
+        (None, Some(range)) => Ok(Predicate::Range(model::SliceRange {
+            start: range.start.clone(),
+            finish: range.finish.clone(),
+            reversed: range.reversed,
+            count: usize::try_from(range.count)
+                .map_err(|_| Error::invalid("get_slice requires non-negative count"))?,
+        })),
+        (None, None) => Err(Error::invalid(
+            "predicate column_names and slice_range may not both be null",
+        )),
+    }
+}
+
+/// A validated key range, its token strings parsed by the partitioner (D4 texts on error).
+pub(crate) fn key_range(partitioner: Partitioner, range: &KeyRange) -> Result<model::KeyRange> {
+    let bounds =
+        match (
+            &range.start_key,
+            &range.end_key,
+            &range.start_token,
+            &range.end_token,
+        ) {
+            (Some(start), Some(end), _, _) => RowBounds::Keys {
+                start: start.clone(),
+                end: end.clone(),
+            },
+            (_, _, Some(start), Some(end)) => RowBounds::Tokens {
+                start: partitioner.parse_token(start)?,
+                end: partitioner.parse_token(end)?,
+            },
+            _ => return Err(Error::invalid(
+                "exactly one of {start key, end key} or {start token, end token} must be specified",
+            )),
+        };
+    let count = usize::try_from(range.count)
+        .ok()
+        .filter(|&count| count > 0)
+        .ok_or_else(|| Error::invalid("maxRows must be positive"))?;
+    Ok(model::KeyRange { bounds, count })
+}
+
+fn column(c: model::Column) -> Column {
+    Column::new(c.name, c.value, c.timestamp)
+}
+
+/// One read result as a ColumnOrSuperColumn.
+pub(crate) fn cosc(item: ColumnOrSuper) -> ColumnOrSuperColumn {
+    match item {
+        ColumnOrSuper::Column(c) => ColumnOrSuperColumn::new(column(c), None),
+        ColumnOrSuper::Super(sc) => ColumnOrSuperColumn::new(
+            None,
+            SuperColumn::new(sc.name, sc.columns.into_iter().map(column).collect()),
+        ),
+    }
+}
+
+/// A list of read results.
+pub(crate) fn coscs(items: Vec<ColumnOrSuper>) -> Vec<ColumnOrSuperColumn> {
+    items.into_iter().map(cosc).collect()
+}
+
+/// A range-read row.
+pub(crate) fn key_slice(slice: model::KeySlice) -> KeySlice {
+    KeySlice::new(slice.key, coscs(slice.columns))
+}
+
+/// `insert`: a column, or a subcolumn when the path names a super column.
+pub(crate) fn insert(path: &ColumnPath, name: Vec<u8>, value: Vec<u8>, timestamp: i64) -> Change {
+    Change::Insert {
+        super_column: path.super_column.clone(),
+        column: model::Column {
+            name,
+            value,
+            timestamp,
+        },
+    }
+}
+
+/// `remove`: a tombstone at the level the path stops at (spec §7.5).
+pub(crate) fn remove(path: &ColumnPath, timestamp: i64) -> Change {
+    match (&path.super_column, &path.column) {
+        (super_column, Some(name)) => Change::DeleteColumn {
+            super_column: super_column.clone(),
+            name: name.clone(),
+            timestamp,
+        },
+        (Some(name), None) => Change::DeleteSuper {
+            name: name.clone(),
+            timestamp,
+        },
+        (None, None) => Change::DeleteRow { timestamp },
+    }
+}
+
+/// The inserts of a ColumnOrSuperColumn: the column when there is one (batch_mutate stores
+/// just the column when both are set), else every subcolumn of the super column.
+pub(crate) fn cosc_changes(cosc: &ColumnOrSuperColumn, out: &mut Vec<Change>) {
+    match (&cosc.column, &cosc.super_column) {
+        (Some(c), _) => out.push(Change::Insert {
+            super_column: None,
+            column: model::Column {
+                name: c.name.clone(),
+                value: c.value.clone(),
+                timestamp: c.timestamp,
+            },
+        }),
+        (None, Some(sc)) => out.extend(sc.columns.iter().map(|c| Change::Insert {
+            super_column: Some(sc.name.clone()),
+            column: model::Column {
+                name: c.name.clone(),
+                value: c.value.clone(),
+                timestamp: c.timestamp,
+            },
+        })),
+        (None, None) => {}
+    }
+}
+
+/// The tombstones of a validated Deletion (spec §7.5): per named column, subcolumn or super
+/// column; without names, the super column or the whole row.
+pub(crate) fn deletion_changes(cf: &CfDef, deletion: &Deletion, out: &mut Vec<Change>) {
+    let timestamp = deletion.timestamp;
+    let names = deletion
+        .predicate
+        .as_ref()
+        .and_then(|p| p.column_names.as_ref());
+    match (names, &deletion.super_column) {
+        (Some(names), super_column) => out.extend(names.iter().map(|name| match super_column {
+            None if cf.is_super() => Change::DeleteSuper {
+                name: name.clone(),
+                timestamp,
+            },
+            _ => Change::DeleteColumn {
+                super_column: super_column.clone(),
+                name: name.clone(),
+                timestamp,
+            },
+        })),
+        (None, Some(name)) => out.push(Change::DeleteSuper {
+            name: name.clone(),
+            timestamp,
+        }),
+        (None, None) => out.push(Change::DeleteRow { timestamp }),
+    }
+}
