@@ -8,9 +8,10 @@ TimeUUID: `min_for` and `max_for`. They make slice bounds that select by time:
     cf.get_slice("row", start=start, finish=finish)          # oldest first
     cf.get_slice("row", start=max_for(friday), reversed=True)  # newest first, up to Friday
 
-Times are datetimes (a naive one is local time, as `datetime.timestamp` has it) or Unix
-timestamps in seconds (int or float). UUID timestamps count 100 ns intervals since
-1582-10-15, so a time is rounded down to 100 ns.
+Times are datetimes (a naive one is local time, as `datetime.timestamp` has it), Unix
+timestamps in seconds (int or float), or a TimeUUID, whose exact timestamp is used. UUID
+timestamps count 100 ns intervals since 1582-10-15, so a time is rounded to 100 ns; a
+datetime holds only microseconds, so pass the UUID itself to bound at one exactly.
 """
 
 import datetime as _dt
@@ -24,7 +25,10 @@ _rng = _random.SystemRandom()
 
 
 def _ticks(when):
-    """100 ns intervals since the UUID epoch for a datetime or Unix seconds."""
+    """100 ns intervals since the UUID epoch for a datetime, Unix seconds or a TimeUUID."""
+    if isinstance(when, _uuid.UUID):
+        _check(when)
+        return when.time
     if isinstance(when, _dt.datetime):
         if when.tzinfo is None:
             when = when.astimezone()
@@ -35,7 +39,7 @@ def _ticks(when):
         if isinstance(when, int):
             return when * 10_000_000 + _UUID_EPOCH_OFFSET
         return int(round(when * 1e7)) + _UUID_EPOCH_OFFSET
-    raise TypeError(f"expected a datetime or Unix seconds, got {type(when).__name__}")
+    raise TypeError(f"expected a datetime, Unix seconds or a TimeUUID, got {type(when).__name__}")
 
 
 def _time_fields(ticks):

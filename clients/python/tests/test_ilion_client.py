@@ -281,6 +281,9 @@ def test_timeuuid_values():
     lo, hi = timeuuid.min_for(1_250_558_004), timeuuid.max_for(1_250_558_004)
     assert lo.time == hi.time == u.time and lo.bytes < u.bytes < hi.bytes
     assert timeuuid.to_unix(lo) == 1_250_558_004
+    # A TimeUUID bounds at its exact 100 ns tick, finer than a datetime can say.
+    fine = timeuuid.new()
+    assert timeuuid.min_for(fine).time == timeuuid.max_for(fine).time == fine.time
     a, b = timeuuid.new(), timeuuid.new()
     assert a.time < b.time
     assert timeuuid.from_time(5, clock_seq=1, node=2) == timeuuid.from_time(5, clock_seq=1, node=2)
