@@ -1,5 +1,124 @@
-//! The `ilion` binary: wiring only.
+//! The `ilion` binary: wiring only — arguments, logging, configuration, then a node or a tool.
 
-fn main() {
-    println!("ilion {}", env!("CARGO_PKG_VERSION"));
+use clap::{Parser, Subcommand};
+use ilion::config::Config;
+use ilion::node::Node;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The configuration served when none is named.
+const DEFAULT_CONFIG: &str = "conf/storage-conf.xml";
+
+#[derive(Parser)]
+#[command(
+    name = "ilion",
+    version,
+    about = "A Cassandra 0.6 compatible column-family store (Thrift API 2.2.0) on sled",
+    long_about = "ilion serves the Cassandra 0.6 Thrift API from a single node, keeping its data \
+                  in sled. With no subcommand it serves conf/storage-conf.xml (or --config). \
+                  Clients may connect framed or unframed, with strict or old-style binary \
+                  messages, on the one Thrift port.\n\n\
+                  Logs go to stderr; set RUST_LOG (e.g. RUST_LOG=debug, or \
+                  RUST_LOG=ilion=debug) to change the level (default: info). SIGTERM or \
+                  Ctrl-C stops the server gracefully: it stops accepting, finishes calls in \
+                  flight and makes every write durable before exiting."
+)]
+struct Cli {
+    /// storage-conf.xml to serve when no subcommand is given [default: conf/storage-conf.xml]
+    #[arg(long, short = 'c', value_name = "PATH")]
+    config: Option<PathBuf>,
+
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the server in the foreground (the default)
+    Serve {
+        /// The storage-conf.xml to serve [default: conf/storage-conf.xml]
+        #[arg(long, short = 'c', value_name = "PATH")]
+        config: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging();
+    match cli.command {
+        None => serve(cli.config.as_deref()),
+        Some(Command::Serve { config }) => serve(config.as_deref().or(cli.config.as_deref())),
+    }
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+}
+
+fn serve(config: Option<&Path>) -> ExitCode {
+    let path = config.unwrap_or(Path::new(DEFAULT_CONFIG));
+    let config = match Config::load(path) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("ilion: {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("ilion: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        let cluster = config.cluster_name.clone();
+        let node = match Node::start(config).await {
+            Ok(node) => node,
+            Err(e) => {
+                eprintln!("ilion: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        // Tests and scripts read the port from this line when ThriftPort is 0.
+        tracing::info!(
+            "ilion {} serving cluster {cluster:?}; listening on {}",
+            env!("CARGO_PKG_VERSION"),
+            node.local_addr()
+        );
+        wait_for_signal().await;
+        tracing::info!("shutting down");
+        match node.shutdown().await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                tracing::error!("shutdown: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}
+
+/// Returns on SIGTERM or SIGINT.
+async fn wait_for_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = tokio::signal::ctrl_c() => {}
+            }
+        }
+        Err(e) => {
+            tracing::warn!("cannot watch SIGTERM ({e}); stop with Ctrl-C");
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
 }

@@ -4,7 +4,7 @@
 //! `Error` to Thrift exceptions (`errors`) and the consistency-level rules in `consistency`.
 //!
 //! [`Service`] is shared by all connections and is the server's
-//! [`ConnectionFactory`](crate::protocol::ConnectionFactory); each connection gets a
+//! `ConnectionFactory`; each connection gets a
 //! [`Session`] holding its login flag and the durability its last writes still wait for.
 //! The methods live in `reads`, `writes` and `describe`; `session` routes the generated
 //! handler trait onto them.

@@ -1,0 +1,123 @@
+//! A running ilion node: the wiring from a validated [`Config`] to a serving Thrift port —
+//! data directories, the sled store, the column families, the API service, the server, and
+//! tombstone maintenance — and the orderly way down (stop accepting, finish in-flight calls,
+//! make everything durable). The binary and the end-to-end tests both start nodes this way.
+
+use crate::cf::{Db, DbOptions, MaintenanceHandle};
+use crate::config::{CommitLogSync, Config};
+use crate::error::{Error, Result};
+use crate::protocol::{ConnectionFactory, Limits};
+use crate::server::{RunningServer, ServerSettings};
+use crate::service::Service;
+use crate::storage::{SledEngine, SyncPolicy};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// sled's page cache. Bounded so that the server's memory stays small; sled reads the
+/// rest from the OS page cache.
+const SLED_CACHE_BYTES: u64 = 64 << 20;
+
+/// How long shutdown waits for open connections before dropping them.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(4);
+
+/// Longest pause between two tombstone purges.
+const MAX_PURGE_INTERVAL: Duration = Duration::from_secs(3600);
+
+/// Opens the column families of `config` over a sled store in its first data directory.
+pub fn open_db(config: &Config) -> Result<Arc<Db>> {
+    config.create_directories()?;
+    let dir = config.data_file_directories.first().ok_or_else(|| {
+        Error::config(
+            "DataFileDirectories",
+            "at least one DataFileDirectory is required",
+        )
+    })?;
+    let engine = Arc::new(SledEngine::open(dir, SLED_CACHE_BYTES)?);
+    let initial_token = config
+        .initial_token
+        .as_deref()
+        .map(|t| config.partitioner.parse_token(t))
+        .transpose()?;
+    let sync = match config.commit_log_sync {
+        CommitLogSync::Periodic { period_ms } => {
+            SyncPolicy::Periodic(Duration::from_millis(period_ms))
+        }
+        CommitLogSync::Batch { window_ms } => {
+            SyncPolicy::Batch(Duration::from_secs_f64(window_ms / 1000.0))
+        }
+    };
+    let options = DbOptions {
+        partitioner: config.partitioner,
+        sync,
+        gc_grace_seconds: config.gc_grace_seconds,
+        initial_token,
+        clock: crate::cf::system_clock(),
+    };
+    Ok(Arc::new(Db::open(
+        engine,
+        Arc::new(config.schema.clone()),
+        options,
+    )?))
+}
+
+/// The server settings a configuration asks for.
+pub fn server_settings(config: &Config) -> ServerSettings {
+    let l = config.limits;
+    ServerSettings {
+        limits: Limits {
+            max_frame_bytes: l.max_frame_bytes,
+            max_message_bytes: l.max_message_bytes,
+            max_depth: l.max_depth,
+        },
+        max_connections: l.max_connections,
+        idle_timeout: Duration::from_secs(l.idle_timeout_secs),
+        read_timeout: Duration::from_secs(l.read_timeout_secs),
+    }
+}
+
+/// A serving node.
+pub struct Node {
+    server: RunningServer,
+    db: Arc<Db>,
+    maintenance: MaintenanceHandle,
+}
+
+impl Node {
+    /// Opens the store and starts serving on ThriftAddress:ThriftPort (port 0 picks one).
+    pub async fn start(config: Config) -> Result<Node> {
+        let config = Arc::new(config);
+        let db = open_db(&config)?;
+        let grace = Duration::from_secs(u64::from(config.gc_grace_seconds));
+        let maintenance =
+            db.start_maintenance(grace.clamp(Duration::from_secs(1), MAX_PURGE_INTERVAL))?;
+        let factory: Arc<dyn ConnectionFactory> =
+            Arc::new(Service::new(Arc::clone(&db), Arc::clone(&config)));
+        let addr = SocketAddr::new(config.thrift_address, config.thrift_port);
+        let server = RunningServer::start(addr, factory, server_settings(&config))
+            .await
+            .map_err(|e| Error::config("ThriftPort", format!("cannot listen on {addr}: {e}")))?;
+        Ok(Node {
+            server,
+            db,
+            maintenance,
+        })
+    }
+
+    /// The address clients connect to.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.server.local_addr()
+    }
+
+    /// The node's column families (for tools and tests that look underneath the API).
+    pub fn db(&self) -> &Arc<Db> {
+        &self.db
+    }
+
+    /// Stops accepting, lets in-flight calls finish, then makes everything durable.
+    pub async fn shutdown(self) -> Result<()> {
+        self.server.shutdown(SHUTDOWN_GRACE).await;
+        drop(self.maintenance);
+        self.db.close()
+    }
+}
