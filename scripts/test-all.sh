@@ -59,14 +59,17 @@ cargo test --release
 step "release build"
 cargo build --release
 
+# The binary cargo just built (CARGO_TARGET_DIR moves it).
+bin="${CARGO_TARGET_DIR:-$root/target}/release/ilion"
+
 # --- the server through generated Python bindings ---------------------------------------------
 step "pytest: the Thrift API through generated Python bindings"
-ILION_BIN="$root/target/release/ilion" python3 -m pytest -q tests/python
+ILION_BIN="$bin" python3 -m pytest -q tests/python
 
 for suite in clients/*/test.sh; do
     [ -f "$suite" ] || continue
     step "client suite: $suite"
-    ILION_BIN="$root/target/release/ilion" sh "$suite"
+    ILION_BIN="$bin" sh "$suite"
 done
 
 step "all tests passed"
