@@ -21,9 +21,9 @@ module TimeUUID
   EPOCH_OFFSET = 0x01B21DD213814000 # 100 ns ticks from 1582-10-15 to 1970-01-01
   @last = 0
 
+  # 100 ns ticks since 1582-10-15 for a Time or Unix seconds.
   def self.ticks(time)
-    seconds = time.is_a?(Time) ? time.to_r : time.to_r
-    (seconds * 10_000_000).floor + EPOCH_OFFSET
+    (time.to_r * 10_000_000).floor + EPOCH_OFFSET
   end
 
   def self.build(ticks, tail)
@@ -47,11 +47,6 @@ module TimeUUID
   # The smallest TimeUUID of an instant: a reversed slice from it skips that instant.
   def self.min_for(time)
     build(ticks(time), "\x00".b * 8)
-  end
-
-  def self.to_unix(bytes)
-    low, mid, high = bytes.unpack("Nnn")
-    (((high & 0x0FFF) << 48 | mid << 32 | low) - EPOCH_OFFSET) / 10_000_000
   end
 
   def self.to_s(bytes)

@@ -74,7 +74,7 @@ def build_parser():
     return p
 
 
-def run(args, out):
+def run(args):
     blog = connect(args.host, args.port, args.framed)
     if args.command == "add-author":
         a = blog.add_author(args.name, args.email, args.twitter, args.bio)
@@ -107,7 +107,7 @@ def run(args, out):
 def main(argv=None, out=sys.stdout):
     args = build_parser().parse_args(argv)
     try:
-        data, text = run(args, out)
+        data, text = run(args)
     except BlogError as e:
         print(f"blogapp: {e}", file=sys.stderr)
         return 1
