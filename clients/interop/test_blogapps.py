@@ -4,6 +4,9 @@ Each app gets a fresh server, a small seeded sample, and the same checks: listin
 first, paging with --before, listing by tag, publishing, comments in chronological order,
 clear errors. Then both apps share one server, and each must show exactly what the other
 wrote; the rows are also checked against the article's layout directly.
+
+The tests of one app share its server and run in file order: the listings of the seeded
+sample come before the tests that publish.
 """
 
 import datetime as dt
