@@ -16,7 +16,9 @@ fn config_with(dir: &std::path::Path, extra: &str) -> std::path::PathBuf {
     let server = support::ServerProcess::start_in(dir, "periodic");
     let config = server.config.clone();
     drop(server);
-    let text = std::fs::read_to_string(&config).unwrap().replace("</Storage>", &format!("{extra}</Storage>"));
+    let text = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("</Storage>", &format!("{extra}</Storage>"));
     std::fs::write(&config, text).unwrap();
     config
 }
@@ -41,7 +43,10 @@ fn connections_over_the_limit_are_closed_and_others_keep_working() {
     assert_eq!(first.describe_version().unwrap(), "2.2.0");
     assert_eq!(second.describe_version().unwrap(), "2.2.0");
     let mut third = TcpStream::connect(server.addr).unwrap();
-    assert!(closed(&mut third), "a third connection was served over a limit of 2");
+    assert!(
+        closed(&mut third),
+        "a third connection was served over a limit of 2"
+    );
     assert_eq!(first.describe_cluster_name().unwrap(), "Test Cluster");
     drop(second);
     // A freed slot is available again (the server notices the close asynchronously).
@@ -60,10 +65,16 @@ fn connections_over_the_limit_are_closed_and_others_keep_working() {
 #[test]
 fn idle_connections_are_closed() {
     let dir = tempfile::tempdir().unwrap();
-    let config = config_with(dir.path(), "<ThriftIdleTimeoutInSeconds>1</ThriftIdleTimeoutInSeconds>");
+    let config = config_with(
+        dir.path(),
+        "<ThriftIdleTimeoutInSeconds>1</ThriftIdleTimeoutInSeconds>",
+    );
     let server = support::ServerProcess::start(&config);
     let mut idle = TcpStream::connect(server.addr).unwrap();
-    assert!(closed(&mut idle), "an idle connection outlived the idle timeout");
+    assert!(
+        closed(&mut idle),
+        "an idle connection outlived the idle timeout"
+    );
 }
 
 #[test]
@@ -86,30 +97,62 @@ fn pipelined_requests_are_answered_in_order() {
     let mut replies = vec![0u8; reply_len * 10];
     stream.read_exact(&mut replies).unwrap();
     for (i, reply) in replies.chunks(reply_len).enumerate() {
-        assert_eq!(&reply[..4], &[0x80, 0x01, 0x00, 0x02], "reply {i} is a versioned REPLY");
-        assert_eq!(&reply[24..28], &(i as i32 + 1).to_be_bytes(), "reply {i} out of order");
+        assert_eq!(
+            &reply[..4],
+            &[0x80, 0x01, 0x00, 0x02],
+            "reply {i} is a versioned REPLY"
+        );
+        assert_eq!(
+            &reply[24..28],
+            &(i as i32 + 1).to_be_bytes(),
+            "reply {i} out of order"
+        );
         assert_eq!(&reply[35..40], b"2.2.0");
     }
 }
 
 #[test]
 fn help_and_config_errors() {
-    let help = Command::new(env!("CARGO_BIN_EXE_ilion")).arg("--help").output().unwrap();
+    let help = Command::new(env!("CARGO_BIN_EXE_ilion"))
+        .arg("--help")
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&help.stdout);
     assert!(help.status.success());
     for needle in ["serve", "--config", "RUST_LOG", "conf/storage-conf.xml"] {
-        assert!(text.contains(needle), "--help does not mention {needle}:\n{text}");
+        assert!(
+            text.contains(needle),
+            "--help does not mention {needle}:\n{text}"
+        );
     }
 
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("storage-conf.xml");
-    std::fs::write(&bad, "<Storage><Partitioner>org.example.Nope</Partitioner></Storage>").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_ilion")).args(["serve", "--config"]).arg(&bad).output().unwrap();
+    std::fs::write(
+        &bad,
+        "<Storage><Partitioner>org.example.Nope</Partitioner></Storage>",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ilion"))
+        .args(["serve", "--config"])
+        .arg(&bad)
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "a config error exits with 2: {err}");
-    assert!(err.contains("Partitioner"), "the error names the element: {err}");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a config error exits with 2: {err}"
+    );
+    assert!(
+        err.contains("Partitioner"),
+        "the error names the element: {err}"
+    );
 
-    let missing = Command::new(env!("CARGO_BIN_EXE_ilion")).args(["--config", "/nonexistent/conf.xml"]).output().unwrap();
+    let missing = Command::new(env!("CARGO_BIN_EXE_ilion"))
+        .args(["--config", "/nonexistent/conf.xml"])
+        .output()
+        .unwrap();
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/conf.xml"));
 }
