@@ -188,8 +188,6 @@ fn key_ranges_under_order_preserving_partitioners() {
 /// 0.6 parsed RandomPartitioner tokens with `new BigInteger(s)`: any decimal integer is a
 /// token, those above the ring's 2^127 simply sort after every key's token.
 #[test]
-#[ignore = "bug: RandomToken::parse (src/partitioner/random.rs) refuses decimal tokens above \
-            u128::MAX with the D4 text 'tokens are decimal integers'; 0.6 accepted them"]
 fn random_tokens_beyond_u128_are_still_decimal_integers() {
     let server = Server::start(Options::default());
     let huge = "9".repeat(45);
