@@ -25,6 +25,13 @@ use std::ops::Bound;
 /// Key prefix of ilion's own metadata (CF ids start at 1).
 pub const META_PREFIX: [u8; 4] = [0; 4];
 
+/// A key of ilion's own metadata.
+pub fn meta_key(name: &[u8]) -> Vec<u8> {
+    let mut key = META_PREFIX.to_vec();
+    key.extend_from_slice(name);
+    key
+}
+
 const SECTION_ROW_TOMBSTONE: u8 = 0x00;
 const SECTION_COLUMNS: u8 = 0x01;
 const SUPER_TOMBSTONE: u8 = 0x00;
