@@ -21,7 +21,9 @@ need_apt=""
 command -v thrift >/dev/null 2>&1 || need_apt="$need_apt thrift-compiler"
 command -v ruby >/dev/null 2>&1 || need_apt="$need_apt ruby"
 ruby -e 'require "thrift"' >/dev/null 2>&1 || need_apt="$need_apt ruby-thrift"
-[ -f /usr/share/java/libthrift.jar ] || need_apt="$need_apt libthrift-java"
+[ -f /usr/share/java/thrift.jar ] || need_apt="$need_apt libthrift-java"
+# slf4j-nop keeps the Java suite's output free of slf4j's "no logger bound" warning.
+[ -f /usr/share/java/slf4j-nop.jar ] || need_apt="$need_apt libslf4j-java"
 command -v javac >/dev/null 2>&1 || need_apt="$need_apt default-jdk-headless"
 command -v node >/dev/null 2>&1 || need_apt="$need_apt nodejs"
 command -v npm >/dev/null 2>&1 || need_apt="$need_apt npm"
@@ -32,18 +34,24 @@ if [ -n "$need_apt" ]; then
     DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq $need_apt >/dev/null
 fi
 
-python3 - <<'PY' || {
+have_pip_packages() {
+    python3 - <<'PY'
+import importlib.metadata as m, sys
+want = {"thrift": "0.25.0", "thriftpy2": "0.7.1"}
+try:
+    for name, version in want.items():
+        if m.version(name) != version:
+            sys.exit(1)
+    import pytest  # noqa: F401
+except Exception:
+    sys.exit(1)
+PY
+}
+if ! have_pip_packages; then
     step "installing pip packages"
     python3 -m pip install -q -r tests/python/requirements.txt ||
         python3 -m pip install -q --break-system-packages -r tests/python/requirements.txt
-}
-import importlib.metadata as m, sys
-want = {"thrift": "0.25.0", "thriftpy2": "0.7.1"}
-for name, version in want.items():
-    if m.version(name) != version:
-        sys.exit(1)
-import pytest  # noqa: F401
-PY
+fi
 
 # --- Rust ------------------------------------------------------------------------------------
 step "rustfmt"
@@ -57,14 +65,17 @@ cargo test --release
 step "release build"
 cargo build --release
 
+# The binary cargo just built (CARGO_TARGET_DIR moves it).
+bin="${CARGO_TARGET_DIR:-$root/target}/release/ilion"
+
 # --- the server through generated Python bindings ---------------------------------------------
 step "pytest: the Thrift API through generated Python bindings"
-ILION_BIN="$root/target/release/ilion" python3 -m pytest -q tests/python
+ILION_BIN="$bin" python3 -m pytest -q tests/python
 
 for suite in clients/*/test.sh; do
     [ -f "$suite" ] || continue
     step "client suite: $suite"
-    ILION_BIN="$root/target/release/ilion" sh "$suite"
+    ILION_BIN="$bin" sh "$suite"
 done
 
 step "all tests passed"

@@ -6,7 +6,7 @@ mod copp;
 mod random;
 
 pub use copp::collation_key;
-pub use random::RandomToken;
+pub use random::{RandomToken, RingPosition};
 
 use crate::comparator::hex;
 use crate::error::{Error, Result};

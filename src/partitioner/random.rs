@@ -1,22 +1,59 @@
 //! RandomPartitioner tokens: |signed MD5(key)|, in 0..=2^127, with -1 as the minimum.
-//! Parsed token strings may be any decimal integer of magnitude below 2^128, so the type
-//! keeps a sign and a magnitude rather than squeezing 2^127 into an i128.
+//! Parsed token strings may be any decimal integer, as 0.6 read them with `new BigInteger(s)`:
+//! the type keeps a sign and a magnitude that is a `u128` when it fits (every key's token
+//! does) and otherwise the normalised digits, which sort after every `u128`.
 
 use md5::{Digest, Md5};
 use std::cmp::Ordering;
 
+/// The absolute value of a token.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Magnitude {
+    Small(u128),
+    /// Decimal digits without leading zeros, of a number above `u128::MAX`.
+    Big(String),
+}
+
+impl Ord for Magnitude {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (Magnitude::Small(a), Magnitude::Small(b)) => a.cmp(b),
+            (Magnitude::Small(_), Magnitude::Big(_)) => Ordering::Less,
+            (Magnitude::Big(_), Magnitude::Small(_)) => Ordering::Greater,
+            (Magnitude::Big(a), Magnitude::Big(b)) => a.len().cmp(&b.len()).then_with(|| a.cmp(b)),
+        }
+    }
+}
+
+impl PartialOrd for Magnitude {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 /// A RandomPartitioner token.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct RandomToken {
     negative: bool,
-    magnitude: u128,
+    magnitude: Magnitude,
+}
+
+/// Where a token lies relative to the tokens real keys can have (0..=2^127).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RingPosition {
+    /// Negative: before every key.
+    BeforeAll,
+    /// A value a key's token could have (or any other `u128`).
+    At(u128),
+    /// Beyond `u128::MAX`: after every key.
+    AfterAll,
 }
 
 impl RandomToken {
     /// The token of the empty key, -1: the start and end of the ring.
     pub const MINIMUM: RandomToken = RandomToken {
         negative: true,
-        magnitude: 1,
+        magnitude: Magnitude::Small(1),
     };
 
     /// `abs(new BigInteger(md5(key)))`.
@@ -32,13 +69,17 @@ impl RandomToken {
     pub fn from_value(value: u128) -> RandomToken {
         RandomToken {
             negative: false,
-            magnitude: value,
+            magnitude: Magnitude::Small(value),
         }
     }
 
-    /// The token's value when it is not negative (every token of a real key).
-    pub fn value(self) -> Option<u128> {
-        (!self.negative).then_some(self.magnitude)
+    /// Where the token lies on the ring of key tokens.
+    pub fn position(&self) -> RingPosition {
+        match (&self.magnitude, self.negative) {
+            (_, true) => RingPosition::BeforeAll,
+            (Magnitude::Small(v), false) => RingPosition::At(*v),
+            (Magnitude::Big(_), false) => RingPosition::AfterAll,
+        }
     }
 
     /// Parses `BigInteger` decimal text: an optional sign and at least one digit.
@@ -51,11 +92,15 @@ impl RandomToken {
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        let magnitude = digits.bytes().try_fold(0u128, |acc, d| {
-            acc.checked_mul(10)?.checked_add(u128::from(d - b'0'))
-        })?;
+        let digits = digits.trim_start_matches('0');
+        let magnitude = match digits.parse::<u128>() {
+            Ok(v) => Magnitude::Small(v),
+            Err(_) if digits.is_empty() => Magnitude::Small(0),
+            Err(_) => Magnitude::Big(digits.to_string()),
+        };
+        let negative = negative && magnitude != Magnitude::Small(0);
         Some(RandomToken {
-            negative: negative && magnitude != 0,
+            negative,
             magnitude,
         })
     }
@@ -83,7 +128,10 @@ impl std::fmt::Display for RandomToken {
         if self.negative {
             f.write_str("-")?;
         }
-        write!(f, "{}", self.magnitude)
+        match &self.magnitude {
+            Magnitude::Small(v) => write!(f, "{v}"),
+            Magnitude::Big(digits) => f.write_str(digits),
+        }
     }
 }
 
@@ -99,6 +147,7 @@ mod tests {
             RandomToken::parse("-0").unwrap(),
             RandomToken::from_value(0)
         );
+        assert_eq!(RandomToken::parse("007").unwrap().to_string(), "7");
         assert!(RandomToken::parse("-5").unwrap() < min);
         assert!(min < RandomToken::from_value(0));
         let top = (1u128 << 127).to_string();
@@ -106,6 +155,22 @@ mod tests {
         assert!(RandomToken::parse("").is_none());
         assert!(RandomToken::parse("-").is_none());
         assert!(RandomToken::parse("1e5").is_none());
-        assert!(RandomToken::parse(&format!("{}0", u128::MAX)).is_none());
+    }
+
+    #[test]
+    fn numbers_beyond_u128_are_tokens_after_every_key() {
+        let max = RandomToken::from_value(u128::MAX);
+        let big = RandomToken::parse(&format!("{}0", u128::MAX)).unwrap();
+        let bigger = RandomToken::parse(&"9".repeat(45)).unwrap();
+        assert!(max < big && big < bigger);
+        assert_eq!(bigger.to_string(), "9".repeat(45));
+        assert_eq!(bigger.position(), RingPosition::AfterAll);
+        let minus_big = RandomToken::parse(&format!("-{}", "9".repeat(45))).unwrap();
+        assert!(minus_big < RandomToken::MINIMUM);
+        assert_eq!(minus_big.position(), RingPosition::BeforeAll);
+        assert_eq!(
+            RandomToken::parse(&format!("000{}", "9".repeat(45))).unwrap(),
+            bigger
+        );
     }
 }

@@ -142,6 +142,11 @@ pub(crate) fn cosc_changes(cosc: &ColumnOrSuperColumn, out: &mut Vec<Change>) {
     }
 }
 
+/// Whether `name` passes the name checks for a top-level name of `cf` (spec §5.6).
+fn is_storable_name(cf: &CfDef, name: &[u8]) -> bool {
+    !name.is_empty() && name.len() <= 0xFFFF && cf.comparator.validate(name).is_ok()
+}
+
 /// The tombstones of a validated Deletion (spec §7.5): per named column, subcolumn or super
 /// column; without names, the super column or the whole row.
 pub(crate) fn deletion_changes(cf: &CfDef, deletion: &Deletion, out: &mut Vec<Change>) {
@@ -162,6 +167,9 @@ pub(crate) fn deletion_changes(cf: &CfDef, deletion: &Deletion, out: &mut Vec<Ch
                 timestamp,
             },
         })),
+        // 0.6 does not validate this name. A super column that fails the name checks can
+        // never have been inserted, so its tombstone would hide nothing: write none.
+        (None, Some(name)) if !is_storable_name(cf, name) => {}
         (None, Some(name)) => out.push(Change::DeleteSuper {
             name: name.clone(),
             timestamp,

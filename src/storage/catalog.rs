@@ -4,7 +4,7 @@
 //! with — so a restart under a changed partitioner or comparator is refused instead of
 //! silently misreading the bytes.
 
-use super::keys::{CfLayout, META_PREFIX};
+use super::keys::{meta_key, CfLayout};
 use super::{Batch, Store};
 use crate::comparator::Comparator;
 use crate::error::{Error, Result};
@@ -30,12 +30,6 @@ pub struct CfDescriptor {
 pub struct Catalog {
     layouts: HashMap<String, HashMap<String, CfLayout>>,
     token: Token,
-}
-
-fn meta_key(name: &[u8]) -> Vec<u8> {
-    let mut key = META_PREFIX.to_vec();
-    key.extend_from_slice(name);
-    key
 }
 
 fn cf_meta_key(keyspace: &str, name: &str) -> Vec<u8> {

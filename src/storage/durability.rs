@@ -6,6 +6,7 @@
 //! arrive while a sync is gathering or running share the next one); in `periodic` mode they
 //! are acknowledged at once and the thread syncs every period.
 
+use super::watermark::{generation_key, Watermark};
 use super::{Batch, Engine, KvPair, Scan};
 use crate::error::{Error, Result};
 use std::ops::Bound;
@@ -41,6 +42,12 @@ struct SyncState {
 struct Shared {
     engine: Arc<dyn Engine>,
     policy: SyncPolicy,
+    /// The store's generation when it was opened; each sync stamps `base + written`.
+    base_generation: u64,
+    /// Where the last synced generation is recorded outside the store, if anywhere.
+    watermark: Option<Watermark>,
+    /// One sync at a time, so generation stamps only ever grow.
+    sync_lock: Mutex<()>,
     /// Highest sequence number handed out (each applied batch takes the next one).
     written: AtomicU64,
     /// Mirrors `SyncState::failure.is_some()` for the write path's lock-free check.
@@ -69,12 +76,28 @@ impl Shared {
         (state.synced >= seq).then_some(Ok(()))
     }
 
-    fn sync_once(&self) {
+    /// Stamps the generation, syncs the engine, then (at most once a second, or when
+    /// `force`d) records the generation in the watermark. Returns the sequence number that
+    /// is now durable.
+    fn stamp_and_sync(&self, force_watermark: bool) -> Result<u64> {
+        let _one_at_a_time = self.sync_lock.lock().unwrap_or_else(|p| p.into_inner());
         let target = self.written.load(Ordering::SeqCst);
-        let result = self.engine.sync();
+        let generation = self.base_generation + target;
+        let mut stamp = Batch::default();
+        stamp.put(generation_key(), generation.to_be_bytes().to_vec());
+        self.engine.apply(stamp)?;
+        self.engine.sync()?;
+        if let Some(watermark) = &self.watermark {
+            watermark.advance(generation, force_watermark)?;
+        }
+        Ok(target)
+    }
+
+    fn sync_once(&self) {
+        let result = self.stamp_and_sync(false);
         let mut state = self.state();
         match result {
-            Ok(()) => state.synced = state.synced.max(target),
+            Ok(target) => state.synced = state.synced.max(target),
             Err(e) => {
                 tracing::error!("sync failed; refusing further writes: {e}");
                 state.failure.get_or_insert(e.to_string());
@@ -207,11 +230,28 @@ impl Ack {
 }
 
 impl Store {
-    /// Wraps `engine` with `policy` and starts its syncer thread.
+    /// Wraps `engine` with `policy` and starts its syncer thread. A store whose generation
+    /// is below its watermark has lost durable writes and is refused.
     pub fn new(engine: Arc<dyn Engine>, policy: SyncPolicy) -> Result<Store> {
+        let base_generation = match engine.get(&generation_key())? {
+            Some(bytes) => u64::from_be_bytes(
+                bytes
+                    .as_slice()
+                    .try_into()
+                    .map_err(|_| Error::Corrupt("bad store generation".into()))?,
+            ),
+            None => 0,
+        };
+        let watermark = engine.watermark();
+        if let Some(watermark) = &watermark {
+            watermark.check(base_generation)?;
+        }
         let shared = Arc::new(Shared {
             engine,
             policy,
+            base_generation,
+            watermark,
+            sync_lock: Mutex::new(()),
             written: AtomicU64::new(0),
             failed: AtomicBool::new(false),
             state: Mutex::new(SyncState::default()),
@@ -273,7 +313,7 @@ impl Store {
 
     /// Makes everything written so far durable now.
     pub fn sync(&self) -> Result<()> {
-        self.shared.engine.sync()
+        self.shared.stamp_and_sync(false).map(drop)
     }
 
     /// Stops the syncer after a final sync. Idempotent; also run on drop.

@@ -19,11 +19,18 @@
 
 use super::encoding::{cesu8, from_cesu8, put_escaped, put_name, take_escaped, take_name};
 use crate::comparator::Comparator;
-use crate::partitioner::{Partitioner, Token};
+use crate::partitioner::{Partitioner, RingPosition, Token};
 use std::ops::Bound;
 
 /// Key prefix of ilion's own metadata (CF ids start at 1).
 pub const META_PREFIX: [u8; 4] = [0; 4];
+
+/// A key of ilion's own metadata.
+pub fn meta_key(name: &[u8]) -> Vec<u8> {
+    let mut key = META_PREFIX.to_vec();
+    key.extend_from_slice(name);
+    key
+}
 
 const SECTION_ROW_TOMBSTONE: u8 = 0x00;
 const SECTION_COLUMNS: u8 = 0x01;
@@ -45,7 +52,12 @@ pub fn encode_row(partitioner: Partitioner, key: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(key.len() + 24);
     match partitioner.token(key) {
         Token::Random(t) => {
-            out.extend_from_slice(&t.value().unwrap_or(0).to_be_bytes());
+            // A key's token is always in 0..=2^127.
+            let value = match t.position() {
+                RingPosition::At(v) => v,
+                RingPosition::BeforeAll | RingPosition::AfterAll => 0,
+            };
+            out.extend_from_slice(&value.to_be_bytes());
             put_escaped(&mut out, key.as_bytes());
         }
         Token::Ordered(_) => put_escaped(&mut out, &cesu8(key)),
@@ -77,17 +89,32 @@ pub fn decode_row(partitioner: Partitioner, input: &[u8]) -> Option<(String, usi
     Some((key, input.len() - rest.len()))
 }
 
-/// Bytes that every row with token `t` starts with, and that sort before all rows with a
-/// greater token. `None` when `t` sorts before every real row (RP's negative tokens).
-fn token_floor(partitioner: Partitioner, token: &Token) -> Option<Vec<u8>> {
+/// Where a token falls among the stored rows of a CF.
+enum Floor {
+    /// Before every row (RP's negative tokens).
+    BeforeAll,
+    /// Bytes that every row with the token starts with, and that sort before all rows with
+    /// a greater token.
+    At(Vec<u8>),
+    /// After every row (RP tokens beyond `u128`).
+    AfterAll,
+}
+
+fn token_floor(partitioner: Partitioner, token: &Token) -> Floor {
     let mut out = Vec::new();
     match (partitioner, token) {
-        (Partitioner::Random, Token::Random(t)) => out.extend_from_slice(&t.value()?.to_be_bytes()),
+        (Partitioner::Random, Token::Random(t)) => match t.position() {
+            RingPosition::BeforeAll => return Floor::BeforeAll,
+            RingPosition::AfterAll => return Floor::AfterAll,
+            RingPosition::At(v) => out.extend_from_slice(&v.to_be_bytes()),
+        },
         (Partitioner::OrderPreserving, Token::Ordered(s)) => put_escaped(&mut out, &cesu8(s)),
         (Partitioner::CollatingOrderPreserving, Token::Collated(b)) => put_escaped(&mut out, b),
-        _ => return None,
+        // A token of another partitioner cannot reach here (the service parses tokens with
+        // the configured one); treat it as the start of the ring.
+        _ => return Floor::BeforeAll,
     }
-    Some(out)
+    Floor::At(out)
 }
 
 impl CfLayout {
@@ -198,21 +225,28 @@ impl CfLayout {
     /// Start bound of the rows whose token is ≥ `token`.
     pub fn rows_from(&self, token: &Token) -> Bound<Vec<u8>> {
         match token_floor(self.partitioner, token) {
-            Some(floor) => Bound::Included(self.row_prefix(&floor)),
-            None => Bound::Included(self.cf_prefix()),
+            Floor::BeforeAll => Bound::Included(self.cf_prefix()),
+            Floor::At(floor) => Bound::Included(self.row_prefix(&floor)),
+            Floor::AfterAll => self.cf_end_as_start(),
         }
     }
 
     /// End bound (exclusive) just past every row whose token is ≤ `token`.
     pub fn rows_through(&self, token: &Token) -> Bound<Vec<u8>> {
         match token_floor(self.partitioner, token) {
-            Some(floor) => {
+            Floor::BeforeAll => Bound::Excluded(self.cf_prefix()),
+            Floor::At(floor) => {
                 let mut end = self.row_prefix(&floor);
                 end.push(0xFF);
                 Bound::Excluded(end)
             }
-            None => Bound::Excluded(self.cf_prefix()),
+            Floor::AfterAll => self.cf_end(),
         }
+    }
+
+    /// A start bound past every row of the CF.
+    fn cf_end_as_start(&self) -> Bound<Vec<u8>> {
+        Bound::Included(self.id.saturating_add(1).to_be_bytes().to_vec())
     }
 
     /// End bound (exclusive) of the whole CF.

@@ -11,12 +11,14 @@ pub mod keys;
 mod memory;
 mod sled_engine;
 pub mod values;
+mod watermark;
 
 pub use catalog::{Catalog, CfDescriptor};
 pub use durability::{Ack, Store, SyncPolicy};
 pub use keys::{CfLayout, DecodedKey, Entry};
 pub use memory::MemoryEngine;
 pub use sled_engine::SledEngine;
+pub use watermark::Watermark;
 
 use crate::error::Result;
 use std::ops::Bound;
@@ -73,6 +75,12 @@ pub trait Engine: Send + Sync {
 
     /// Makes everything applied so far durable, through a real fsync barrier.
     fn sync(&self) -> Result<()>;
+
+    /// The watermark file that guards this engine's durable history, if it keeps one
+    /// (see `watermark`).
+    fn watermark(&self) -> Option<Watermark> {
+        None
+    }
 }
 
 /// True when no key can lie between `lower` and `upper` (std's BTreeMap panics on such

@@ -4,7 +4,7 @@
 //! `fdatasync` of the log file and an `fsync` of every blob written since the last sync, so
 //! "synced" means on disk.
 
-use super::{range_is_empty, Batch, Engine, Scan};
+use super::{range_is_empty, Batch, Engine, Scan, Watermark};
 use crate::error::{Error, Result};
 use std::fs::{self, File, OpenOptions};
 use std::ops::Bound;
@@ -187,5 +187,9 @@ impl Engine for SledEngine {
         self.db.flush().map_err(sled_err)?;
         self.log.sync_data()?;
         self.sync_new_blobs()
+    }
+
+    fn watermark(&self) -> Option<Watermark> {
+        Some(Watermark::in_dir(&self.dir))
     }
 }

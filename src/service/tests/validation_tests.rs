@@ -763,6 +763,25 @@ fn deletions() {
             case("super column", Outcome::Ok, |s| {
                 mutate(s, KS, "k", "Super1", vec![delete(5, Some(b"sc"), None)])
             }),
+            // 0.6 validates a super column of a Deletion only through a predicate.
+            case(
+                "a bare empty super column is not validated",
+                Outcome::Ok,
+                |s| mutate(s, KS, "k", "Super1", vec![delete(5, Some(b""), None)]),
+            ),
+            case(
+                "a bare invalid super column is not validated",
+                Outcome::Ok,
+                |s| {
+                    mutate(
+                        s,
+                        KS,
+                        "k",
+                        "SuperUtf8",
+                        vec![delete(5, Some(&[0xFF]), None)],
+                    )
+                },
+            ),
         ],
     );
 }

@@ -1,0 +1,209 @@
+//! Request values and result views: short builders for the Thrift structs the tests send
+//! (paths, parents, predicates, key ranges, columns, mutations, credentials), name encodings
+//! for the typed comparators, and [`Outcome`], what a client can tell apart about a reply,
+//! taken from the `thrift::Error` the generated client returns.
+
+use ilion::protocol::{
+    ApplicationErrorKind, AuthenticationException, AuthenticationRequest, AuthorizationException,
+    Column, ColumnOrSuperColumn, ColumnParent, ColumnPath, Deletion, InvalidRequestException,
+    KeyRange, Mutation, NotFoundException, SlicePredicate, SliceRange, SuperColumn,
+    UnavailableException,
+};
+use std::collections::BTreeMap;
+
+/// A reply reduced to what a client can tell apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Ok,
+    Invalid(String),
+    NotFound,
+    Unavailable,
+    Authentication(String),
+    Authorization(String),
+    /// A TApplicationException: its kind and message.
+    Application(ApplicationErrorKind, String),
+    /// Anything else (transport or protocol trouble on the client side).
+    Other(String),
+}
+
+/// The outcome of a client call.
+pub fn outcome<T>(result: thrift::Result<T>) -> Outcome {
+    let e = match result {
+        Ok(_) => return Outcome::Ok,
+        Err(e) => e,
+    };
+    match e {
+        thrift::Error::User(u) => {
+            if let Some(x) = u.downcast_ref::<InvalidRequestException>() {
+                Outcome::Invalid(x.why.clone())
+            } else if u.downcast_ref::<NotFoundException>().is_some() {
+                Outcome::NotFound
+            } else if u.downcast_ref::<UnavailableException>().is_some() {
+                Outcome::Unavailable
+            } else if let Some(x) = u.downcast_ref::<AuthenticationException>() {
+                Outcome::Authentication(x.why.clone())
+            } else if let Some(x) = u.downcast_ref::<AuthorizationException>() {
+                Outcome::Authorization(x.why.clone())
+            } else {
+                Outcome::Other(format!("undeclared user exception: {u}"))
+            }
+        }
+        thrift::Error::Application(a) => Outcome::Application(a.kind, a.message),
+        other => Outcome::Other(other.to_string()),
+    }
+}
+
+/// InvalidRequestException with `why`.
+pub fn ire(why: &str) -> Outcome {
+    Outcome::Invalid(why.to_string())
+}
+
+/// An INTERNAL_ERROR TApplicationException with `message`.
+pub fn internal(message: &str) -> Outcome {
+    Outcome::Application(ApplicationErrorKind::InternalError, message.to_string())
+}
+
+/// AuthenticationException for a bad password or unknown user (spec §12, D11, E7).
+pub fn bad_login(mode: &str, user: &str) -> Outcome {
+    Outcome::Authentication(format!(
+        "Given password in password mode {mode} could not be validated for user {user}"
+    ))
+}
+
+/// AuthorizationException for a user without access to `ks` (spec §12, D12, E8).
+pub fn not_authorized(user: &str, ks: &str) -> Outcome {
+    Outcome::Authorization(format!(
+        "User {user} could not be authorized to use keyspace {ks}"
+    ))
+}
+
+/// A ColumnPath.
+pub fn path(cf: &str, super_column: Option<&[u8]>, column: Option<&[u8]>) -> ColumnPath {
+    ColumnPath::new(
+        cf.to_string(),
+        super_column.map(<[u8]>::to_vec),
+        column.map(<[u8]>::to_vec),
+    )
+}
+
+/// A ColumnPath to one column of a Standard CF.
+pub fn cpath(cf: &str, column: &[u8]) -> ColumnPath {
+    path(cf, None, Some(column))
+}
+
+/// A ColumnParent.
+pub fn parent(cf: &str, super_column: Option<&[u8]>) -> ColumnParent {
+    ColumnParent::new(cf.to_string(), super_column.map(<[u8]>::to_vec))
+}
+
+/// A names predicate.
+pub fn names(names: &[&[u8]]) -> SlicePredicate {
+    SlicePredicate::new(names.iter().map(|n| n.to_vec()).collect::<Vec<_>>(), None)
+}
+
+/// A range predicate.
+pub fn range(start: &[u8], finish: &[u8], reversed: bool, count: i32) -> SlicePredicate {
+    let range = SliceRange::new(start.to_vec(), finish.to_vec(), reversed, count);
+    SlicePredicate::new(None, range)
+}
+
+/// Everything (up to 1000 columns), ascending.
+pub fn all() -> SlicePredicate {
+    range(b"", b"", false, 1000)
+}
+
+/// A predicate with both names and a range.
+pub fn both_predicate() -> SlicePredicate {
+    let mut p = names(&[b"a"]);
+    p.slice_range = all().slice_range;
+    p
+}
+
+/// A KeyRange over keys.
+pub fn keys(start: &str, end: &str, count: i32) -> KeyRange {
+    KeyRange::new(start.to_string(), end.to_string(), None, None, count)
+}
+
+/// A KeyRange over tokens.
+pub fn tokens(start: &str, end: &str, count: i32) -> KeyRange {
+    KeyRange::new(None, None, start.to_string(), end.to_string(), count)
+}
+
+/// A Column.
+pub fn col(name: &[u8], value: &[u8], timestamp: i64) -> Column {
+    Column::new(name.to_vec(), value.to_vec(), timestamp)
+}
+
+/// A ColumnOrSuperColumn holding a column.
+pub fn cosc_col(name: &[u8], value: &[u8], timestamp: i64) -> ColumnOrSuperColumn {
+    ColumnOrSuperColumn::new(col(name, value, timestamp), None)
+}
+
+/// A ColumnOrSuperColumn holding a super column.
+pub fn cosc_super(name: &[u8], columns: Vec<Column>) -> ColumnOrSuperColumn {
+    ColumnOrSuperColumn::new(None, SuperColumn::new(name.to_vec(), columns))
+}
+
+/// A ColumnOrSuperColumn with both a column and a super column.
+pub fn cosc_both(subcolumns: Vec<Column>) -> ColumnOrSuperColumn {
+    let mut c = cosc_col(b"c", b"v", 1);
+    c.super_column = cosc_super(b"sc", subcolumns).super_column;
+    c
+}
+
+/// A Mutation inserting `cosc`.
+pub fn put(cosc: ColumnOrSuperColumn) -> Mutation {
+    Mutation::new(cosc, None)
+}
+
+/// A Mutation deleting.
+pub fn delete(
+    timestamp: i64,
+    super_column: Option<&[u8]>,
+    predicate: Option<SlicePredicate>,
+) -> Mutation {
+    Mutation::new(
+        None,
+        Deletion::new(timestamp, super_column.map(<[u8]>::to_vec), predicate),
+    )
+}
+
+/// Login credentials.
+pub fn credentials(user: &str, password: &str) -> AuthenticationRequest {
+    AuthenticationRequest::new(BTreeMap::from([
+        ("username".to_string(), user.to_string()),
+        ("password".to_string(), password.to_string()),
+    ]))
+}
+
+/// A LongType name.
+pub fn long(v: i64) -> Vec<u8> {
+    v.to_be_bytes().to_vec()
+}
+
+/// A version-1 (time-based) UUID: `time` is the 60-bit timestamp, `tail` the last byte.
+pub fn time_uuid(time: u64, tail: u8) -> Vec<u8> {
+    let mut b = [0u8; 16];
+    b[0..4].copy_from_slice(&((time & 0xFFFF_FFFF) as u32).to_be_bytes());
+    b[4..6].copy_from_slice(&(((time >> 32) & 0xFFFF) as u16).to_be_bytes());
+    b[6..8].copy_from_slice(&((((time >> 48) & 0x0FFF) as u16) | 0x1000).to_be_bytes());
+    b[15] = tail;
+    b.to_vec()
+}
+
+/// A LexicalUUIDType name from its two signed halves.
+pub fn lexical(high: i64, low: i64) -> Vec<u8> {
+    [high.to_be_bytes(), low.to_be_bytes()].concat()
+}
+
+/// The names in a slice result: column names, or super column names.
+pub fn result_names(result: &[ColumnOrSuperColumn]) -> Vec<Vec<u8>> {
+    result
+        .iter()
+        .map(|c| match (&c.column, &c.super_column) {
+            (Some(c), None) => c.name.clone(),
+            (None, Some(sc)) => sc.name.clone(),
+            _ => panic!("a result COSC must hold exactly one of column and super column: {c:?}"),
+        })
+        .collect()
+}
