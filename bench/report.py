@@ -100,10 +100,14 @@ def pct(a, b):
 
 
 def target(label, value, limit, unit, higher_is_better=True):
+    """One row of the targets table; percentages and MiB whole, milliseconds to 0.001."""
+    relation = "≥" if higher_is_better else "≤"
     if value is None:
-        return f"| {label} | – | {limit}{unit} | not measured |"
+        return f"| {label} | – | {relation} {limit}{unit} | not measured |"
     ok = value >= limit if higher_is_better else value <= limit
-    return f"| {label} | {value:.{0 if unit == '%' or unit == ' MiB' else 3}f}{unit} | {'≥' if higher_is_better else '≤'} {limit}{unit} | {'met' if ok else 'missed'} |"
+    digits = 3 if unit == " ms" else 0
+    return (f"| {label} | {value:.{digits}f}{unit} | {relation} {limit}{unit} | "
+            f"{'met' if ok else 'missed'} |")
 
 
 def get(name, *path):
@@ -158,6 +162,23 @@ w(row("ilion periodic", "periodic-read", "read", "periodic-read", None))
 w(row("ilion batch", "batch-insert", "insert", "batch-insert", "batch-insert"))
 w(row("ilion batch", "batch-read", "read", "batch-read", None))
 w("")
+ceiling = []
+path = os.path.join(work, "ceiling.jsonl")
+if os.path.exists(path):
+    ceiling = [json.loads(line) for line in open(path) if line.strip()]
+if ceiling:
+    w("## The storage ceiling for the same inserts")
+    w("")
+    w(f"`cargo bench --bench stress_ceiling -- {keys}`: the same {keys} rows × 5 columns written "
+      "in-process, no network, one thread per core, 64 MiB sled cache as the node uses.")
+    w("")
+    w("| path | rows/s | vs ilion periodic over the wire | data dir |")
+    w("|---|---:|---:|---:|")
+    for c in ceiling:
+        ratio = pct(get("periodic-insert", "ops_per_s"), c["rows_per_s"])
+        w(f"| {c['what']} | {c['rows_per_s']:,.0f} | "
+          f"{'–' if ratio is None else f'{ratio:.0f}%'} | {mib(c['disk_kib'])} |")
+    w("")
 w("## Open loop at half the closed-loop maximum")
 w("")
 w(f"{open_secs} s each, latency measured from each operation's intended start (no "
@@ -181,10 +202,10 @@ w(target("periodic reads vs floor",
          pct(get("periodic-read", "ops_per_s"), get("noop-read", "ops_per_s")), 70, "%"))
 w(target("batch inserts vs periodic",
          pct(get("batch-insert", "ops_per_s"), get("periodic-insert", "ops_per_s")), 40, "%"))
-w(target("p99 at half load, reads (ms)", get("periodic-open-read", "latency", "p99_ms"), 1,
-         "", higher_is_better=False))
-w(target("p99 at half load, inserts (ms)", get("periodic-open-insert", "latency", "p99_ms"), 1,
-         "", higher_is_better=False))
+w(target("p99 at half load, reads", get("periodic-open-read", "latency", "p99_ms"), 1,
+         " ms", higher_is_better=False))
+w(target("p99 at half load, inserts", get("periodic-open-insert", "latency", "p99_ms"), 1,
+         " ms", higher_is_better=False))
 hwm = kv("periodic-insert", "mem").get("VmHWM")
 w(target("peak RSS after loading", hwm / 1024 if hwm else None, 200, " MiB",
          higher_is_better=False))

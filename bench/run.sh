@@ -5,6 +5,8 @@
 #   2. ilion, CommitLogSync batch (1.0 ms window): insert, then read;
 #   3. the no-op floor (`ilion stress --serve-noop`): insert, read, and open loop at the same
 #      rates as in 1;
+#   4. the storage ceiling for the same inserts, in-process without the network
+#      (benches/stress_ceiling.rs: cf's Db::apply, and raw sled apply_batch of the same keys);
 # each closed loop with $CONNS connections over $KEYS keys, and writes bench/RESULTS.md
 # (throughput, ratio to the floor, latency percentiles, server RSS, data-dir size, machine).
 #
@@ -142,6 +144,11 @@ memory noop-read
 stress noop-open-read -o read --rate "$read_rate" --duration "$OPEN_SECS"
 stress noop-open-insert -o insert --rate "$insert_rate" --duration "$OPEN_SECS"
 stop
+
+# 4. The storage ceiling.
+echo "== storage ceiling: cargo bench --bench stress_ceiling -- $KEYS" >&2
+cargo bench --quiet --bench stress_ceiling -- "$KEYS" >"$work/ceiling.jsonl"
+cat "$work/ceiling.jsonl" >&2
 
 python3 bench/report.py "$work" "$KEYS" "$CONNS" "$OPEN_SECS" >"$OUT"
 echo "bench: wrote $OUT" >&2
