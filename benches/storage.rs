@@ -51,6 +51,7 @@ fn open_db(dir: &std::path::Path, sync: SyncPolicy) -> Db {
         sync,
         gc_grace_seconds: 864_000,
         initial_token: None,
+        chunk_bytes: ilion::storage::MAX_CHUNK_BYTES,
         clock: ilion::cf::system_clock(),
     };
     Db::open(engine, schema(), options).unwrap()

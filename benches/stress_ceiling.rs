@@ -68,6 +68,7 @@ fn cf(n: u64, threads: u64) {
         sync: SyncPolicy::Periodic(Duration::from_secs(10)),
         gc_grace_seconds: 864_000,
         initial_token: None,
+        chunk_bytes: ilion::storage::MAX_CHUNK_BYTES,
         clock: ilion::cf::system_clock(),
     };
     let db = Db::open(engine, Arc::new(config.schema.clone()), options).unwrap();

@@ -52,6 +52,7 @@ pub fn open_db(config: &Config) -> Result<Arc<Db>> {
         sync,
         gc_grace_seconds: config.gc_grace_seconds,
         initial_token,
+        chunk_bytes: crate::storage::MAX_CHUNK_BYTES,
         clock: crate::cf::system_clock(),
     };
     Ok(Arc::new(Db::open(

@@ -58,6 +58,7 @@ fn open(dir: &Path, sync: SyncPolicy) -> Db {
         sync,
         gc_grace_seconds: 864_000,
         initial_token: None,
+        chunk_bytes: ilion::storage::MAX_CHUNK_BYTES,
         clock: ilion::cf::system_clock(),
     };
     Db::open(engine, schema(), options).expect("catalog loads after a crash")

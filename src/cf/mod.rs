@@ -18,7 +18,7 @@ mod write;
 use crate::config::{CfDef, Schema};
 use crate::error::{Error, Result};
 use crate::partitioner::{Partitioner, Token};
-use crate::storage::{Ack, Catalog, CfDescriptor, CfLayout, Engine, Store, SyncPolicy};
+use crate::storage::{Ack, Catalog, CfDescriptor, CfLayout, Engine, Packing, Store, SyncPolicy};
 use locks::RowLocks;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -46,6 +46,9 @@ pub struct DbOptions {
     pub gc_grace_seconds: u32,
     /// `<InitialToken>`, parsed.
     pub initial_token: Option<Token>,
+    /// Size above which a row's packed chunk is split (`storage::MAX_CHUNK_BYTES`; tests use
+    /// tiny chunks to exercise splits).
+    pub chunk_bytes: usize,
     pub clock: Clock,
 }
 
@@ -68,7 +71,11 @@ pub(crate) struct CfRef<'a> {
 impl Db {
     /// Opens the column families of `schema` over `engine`.
     pub fn open(engine: Arc<dyn Engine>, schema: Arc<Schema>, options: DbOptions) -> Result<Db> {
-        let store = Store::new(engine, options.sync)?;
+        let packing = Packing {
+            partitioner: options.partitioner,
+            max_chunk: options.chunk_bytes,
+        };
+        let store = Store::new(engine, options.sync, Some(packing))?;
         let cfs: Vec<CfDescriptor> = schema
             .keyspaces
             .values()

@@ -58,6 +58,7 @@ fn fixture(partitioner: Partitioner) -> Fixture {
         sync: SyncPolicy::Batch(std::time::Duration::ZERO),
         gc_grace_seconds: 100,
         initial_token: None,
+        chunk_bytes: crate::storage::MAX_CHUNK_BYTES,
         clock: Arc::new(move || c.load(Ordering::SeqCst)),
     };
     let dir = tempfile::tempdir().unwrap();

@@ -114,6 +114,7 @@ impl Fixture {
             sync: SyncPolicy::Batch(Duration::ZERO),
             gc_grace_seconds: config.gc_grace_seconds,
             initial_token,
+            chunk_bytes: crate::storage::MAX_CHUNK_BYTES,
             clock: crate::cf::system_clock(),
         };
         let engine = Arc::new(TestEngine::default());

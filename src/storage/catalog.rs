@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::ops::Bound;
 
 /// Identifies the on-disk layout of this version.
-const FORMAT: &[u8] = b"ilion-storage-1";
+const FORMAT: &[u8] = b"ilion-storage-2";
 
 /// What the catalog needs to know about one configured column family.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 //! are acknowledged at once and the thread syncs every period.
 
 use super::watermark::{generation_key, Watermark};
-use super::{Batch, Engine, KvPair, Scan};
+use super::{Batch, Engine, KvPair, Packing, Scan};
 use crate::error::{Error, Result};
 use std::ops::Bound;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -171,6 +171,8 @@ impl Shared {
 /// An engine plus its durability policy: what `cf` reads from and writes through.
 pub struct Store {
     shared: Arc<Shared>,
+    /// How rows are packed into engine values; `None` stores every key as it is.
+    packing: Option<Packing>,
     syncer: Mutex<Option<JoinHandle<()>>>,
 }
 
@@ -230,9 +232,14 @@ impl Ack {
 }
 
 impl Store {
-    /// Wraps `engine` with `policy` and starts its syncer thread. A store whose generation
-    /// is below its watermark has lost durable writes and is refused.
-    pub fn new(engine: Arc<dyn Engine>, policy: SyncPolicy) -> Result<Store> {
+    /// Wraps `engine` with `policy` and starts its syncer thread; with `packing`, the
+    /// entries of each row are stored packed (see `packed`). A store whose generation is
+    /// below its watermark has lost durable writes and is refused.
+    pub fn new(
+        engine: Arc<dyn Engine>,
+        policy: SyncPolicy,
+        packing: Option<Packing>,
+    ) -> Result<Store> {
         let base_generation = match engine.get(&generation_key())? {
             Some(bytes) => u64::from_be_bytes(
                 bytes
@@ -265,18 +272,25 @@ impl Store {
             .spawn(move || for_thread.run_syncer())?;
         Ok(Store {
             shared,
+            packing,
             syncer: Mutex::new(Some(syncer)),
         })
     }
 
     /// The value at `key`.
     pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        self.shared.engine.get(key)
+        match &self.packing {
+            Some(packing) => packing.get(self.shared.engine.as_ref(), key),
+            None => self.shared.engine.get(key),
+        }
     }
 
     /// An ordered scan (see [`Engine::scan`]).
     pub fn scan(&self, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>, reverse: bool) -> Scan<'_> {
-        self.shared.engine.scan(lower, upper, reverse)
+        match &self.packing {
+            Some(packing) => packing.scan(self.shared.engine.as_ref(), lower, upper, reverse),
+            None => self.shared.engine.scan(lower, upper, reverse),
+        }
     }
 
     /// The first entry at or after `lower` and before `upper`.
@@ -285,7 +299,8 @@ impl Store {
     }
 
     /// Applies `batch` atomically. The returned [`Ack`] completes when the policy allows the
-    /// write to be acknowledged.
+    /// write to be acknowledged. With packing, writes to one row must not run concurrently
+    /// (`cf` serialises them with its row locks).
     pub fn write(&self, batch: Batch) -> Result<Ack> {
         if batch.is_empty() {
             return Ok(Ack::done());
@@ -295,6 +310,10 @@ impl Store {
                 "store refuses writes after a failed sync".into(),
             ));
         }
+        let batch = match &self.packing {
+            Some(packing) => packing.plan(self.shared.engine.as_ref(), batch)?,
+            None => batch,
+        };
         self.shared.engine.apply(batch)?;
         let seq = self.shared.written.fetch_add(1, Ordering::SeqCst) + 1;
         match self.shared.policy {

@@ -110,6 +110,7 @@ fn a_damaged_store_is_refused_not_reset() {
             let store = Store::new(
                 engine,
                 SyncPolicy::Periodic(std::time::Duration::from_secs(60)),
+                None,
             )
             .unwrap();
             for i in 0..1000u32 {
@@ -129,6 +130,7 @@ fn a_damaged_store_is_refused_not_reset() {
             Store::new(
                 Arc::new(engine),
                 SyncPolicy::Periodic(std::time::Duration::from_secs(60)),
+                None,
             )
         });
         match reopened {

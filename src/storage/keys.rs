@@ -12,7 +12,9 @@
 //! row (COPP)    escaped(collation key)    | escaped(key UTF-8)
 //! ```
 //!
-//! Rows therefore sort by (token, key bytes), names by their comparators, and every row's
+//! These are the *logical* keys `cf` reads and writes. On disk the entries of one row are
+//! packed together into chunks keyed by the row prefix (see `packed`); meta keys are stored
+//! as they are. Rows sort by (token, key bytes), names by their comparators, and every row's
 //! entries are contiguous with its tombstone first. Every row part ends with the escape
 //! terminator `00 00`, which is never followed by `FF`; that is what the token bounds below
 //! rely on. Cell and tombstone values are laid out in `values`.

@@ -1,4 +1,5 @@
-//! Storage: the only user of sled. It owns every byte layout (`keys`, `values`, `encoding`),
+//! Storage: the only user of sled. It owns every byte layout (`keys`, `values`, `encoding`,
+//! and `packed`, which stores each row's entries together in a few engine values),
 //! the narrow [`Engine`] interface (get, scan forward/reverse, atomic batch, durable sync)
 //! with a sled implementation and an in-memory twin, the durability policy of
 //! `CommitLogSync` ([`Store`], group commit), and the catalog that ties column families to
@@ -9,6 +10,7 @@ mod durability;
 pub mod encoding;
 pub mod keys;
 mod memory;
+mod packed;
 mod sled_engine;
 pub mod values;
 mod watermark;
@@ -17,6 +19,7 @@ pub use catalog::{Catalog, CfDescriptor};
 pub use durability::{Ack, Store, SyncPolicy};
 pub use keys::{CfLayout, DecodedKey, Entry};
 pub use memory::MemoryEngine;
+pub use packed::{Packing, MAX_CHUNK_BYTES};
 pub use sled_engine::SledEngine;
 pub use watermark::Watermark;
 

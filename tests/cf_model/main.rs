@@ -157,12 +157,17 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-pub fn open(engine: &str, partitioner: Partitioner) -> (Db, Option<tempfile::TempDir>) {
+pub fn open(
+    engine: &str,
+    partitioner: Partitioner,
+    chunk_bytes: usize,
+) -> (Db, Option<tempfile::TempDir>) {
     let options = DbOptions {
         partitioner,
         sync: SyncPolicy::Periodic(std::time::Duration::from_secs(3600)),
         gc_grace_seconds: 864_000,
         initial_token: None,
+        chunk_bytes,
         clock: ilion::cf::system_clock(),
     };
     let (engine, dir): (Arc<dyn Engine>, _) = match engine {
@@ -179,8 +184,16 @@ pub fn open(engine: &str, partitioner: Partitioner) -> (Db, Option<tempfile::Tem
 }
 
 /// Runs `ops` on a fresh database and the model, failing at the first disagreement.
-pub fn check(engine: &str, partitioner: Partitioner, ops: &[Op]) -> Result<(), TestCaseError> {
-    let (db, _dir) = open(engine, partitioner);
+/// Row chunk sizes to run with: the default, and one so small that rows split constantly.
+pub const CHUNK_SIZES: [usize; 2] = [ilion::storage::MAX_CHUNK_BYTES, 40];
+
+pub fn check(
+    engine: &str,
+    partitioner: Partitioner,
+    chunk_bytes: usize,
+    ops: &[Op],
+) -> Result<(), TestCaseError> {
+    let (db, _dir) = open(engine, partitioner, chunk_bytes);
     let mut model = Model::default();
     for (step, op) in ops.iter().enumerate() {
         match op {
@@ -314,16 +327,18 @@ proptest! {
     #[test]
     fn cf_matches_model_in_memory(
         p in prop::sample::select(Partitioner::ALL.to_vec()),
+        chunk in prop::sample::select(CHUNK_SIZES.to_vec()),
         ops in prop::collection::vec(op(), 1..40),
     ) {
-        check("memory", p, &ops)?;
+        check("memory", p, chunk, &ops)?;
     }
 
     #[test]
     fn cf_matches_model_on_sled(
         p in prop::sample::select(Partitioner::ALL.to_vec()),
+        chunk in prop::sample::select(CHUNK_SIZES.to_vec()),
         ops in prop::collection::vec(op(), 1..40),
     ) {
-        check("sled", p, &ops)?;
+        check("sled", p, chunk, &ops)?;
     }
 }

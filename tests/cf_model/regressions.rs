@@ -9,7 +9,10 @@ use super::*;
 
 fn both_engines(ops: &[Op]) {
     for engine in ["memory", "sled"] {
-        check(engine, Partitioner::Random, ops).unwrap_or_else(|e| panic!("{engine}: {e}"));
+        for chunk in CHUNK_SIZES {
+            check(engine, Partitioner::Random, chunk, ops)
+                .unwrap_or_else(|e| panic!("{engine}: {e}"));
+        }
     }
 }
 

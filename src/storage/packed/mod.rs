@@ -1,0 +1,304 @@
+//! Row packing: the logical entries of one row (its tombstone, columns, super-column markers
+//! and subcolumns, each a key of `keys` with a value of `values`) are stored together, a
+//! sorted run of them per engine value — a *chunk* — instead of one engine key per entry.
+//! sled pays per key (and an atomic multi-key batch takes its global lock), so a row written
+//! as one chunk costs one insert, and a slice reads a few chunks instead of many keys.
+//!
+//! ```text
+//! chunk key    row prefix (cf id + row part)            the row's first chunk
+//!              row prefix | suffix of its first entry    every later chunk
+//! chunk value  kind | (varint suffix length, suffix, varint value length, value)*   sorted
+//! kind         01: any chunk; 02: the row's first chunk, and no other chunk exists
+//! ```
+//!
+//! A chunk holds the entries from its key up to the next chunk's key. A chunk that grows
+//! past `max_chunk` bytes is split; an emptied chunk is deleted. Most rows are one chunk,
+//! marked as such (kind 02), so a lookup in them is one point read of the row prefix; only
+//! rows of several chunks need a seek for the chunk that covers a key. Writers to one row must be
+//! serialised by the caller (`cf` holds the row's lock). Readers need no lock: each chunk is
+//! replaced atomically, and scans never yield an entry twice even if a chunk splits under
+//! them. Keys under `META_PREFIX` are not packed.
+
+use super::keys::{decode_row, META_PREFIX};
+use super::{range_is_empty, Engine, KvPair, Scan};
+use crate::error::{Error, Result};
+use crate::partitioner::Partitioner;
+use std::collections::{BTreeMap, VecDeque};
+use std::ops::Bound;
+
+/// A chunk that may have neighbours.
+const CHUNK: u8 = 1;
+/// The first chunk of its row, and the only one.
+const SOLE_CHUNK: u8 = 2;
+
+/// Default chunk size above which a chunk is split.
+pub const MAX_CHUNK_BYTES: usize = 4096;
+
+/// How rows are packed: the partitioner (to find where a key's row part ends) and the
+/// chunk size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Packing {
+    pub partitioner: Partitioner,
+    pub max_chunk: usize,
+}
+
+type Entries = BTreeMap<Vec<u8>, Vec<u8>>;
+
+/// A row's first chunk as found on disk.
+enum First {
+    /// No chunk: the row is empty.
+    Absent,
+    /// The only chunk of the row (its value).
+    Sole(Vec<u8>),
+    /// The first of several chunks, or possibly several (its value).
+    Multi(Vec<u8>),
+}
+
+fn corrupt(what: &str) -> Error {
+    Error::Corrupt(format!("malformed row chunk: {what}"))
+}
+
+fn put_varint(out: &mut Vec<u8>, mut n: usize) {
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+fn take_varint(input: &[u8]) -> Result<(usize, &[u8])> {
+    let mut n: usize = 0;
+    for (i, &b) in input.iter().enumerate().take(10) {
+        n |= usize::from(b & 0x7F)
+            .checked_shl(7 * i as u32)
+            .ok_or_else(|| corrupt("length"))?;
+        if b < 0x80 {
+            return Ok((n, &input[i + 1..]));
+        }
+    }
+    Err(corrupt("length"))
+}
+
+fn take_bytes(input: &[u8]) -> Result<(&[u8], &[u8])> {
+    let (len, rest) = take_varint(input)?;
+    if len > rest.len() {
+        return Err(corrupt("truncated entry"));
+    }
+    Ok(rest.split_at(len))
+}
+
+/// The entries of a chunk value, as (suffix, value) in order.
+fn decode_chunk(value: &[u8]) -> Result<Vec<(&[u8], &[u8])>> {
+    let (&kind, mut rest) = value.split_first().ok_or_else(|| corrupt("empty"))?;
+    if kind != CHUNK && kind != SOLE_CHUNK {
+        return Err(corrupt("unknown kind"));
+    }
+    let mut entries = Vec::new();
+    while !rest.is_empty() {
+        let (suffix, after) = take_bytes(rest)?;
+        let (value, after) = take_bytes(after)?;
+        entries.push((suffix, value));
+        rest = after;
+    }
+    Ok(entries)
+}
+
+fn encoded_len(suffix: &[u8], value: &[u8]) -> usize {
+    suffix.len() + value.len() + 4
+}
+
+/// Splits sorted entries into chunk values of about half `max` bytes (at least one entry
+/// each), returned with each piece's first suffix.
+fn encode_pieces(entries: &Entries, max: usize) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let total: usize = entries.iter().map(|(s, v)| encoded_len(s, v)).sum();
+    let target = if total > max { max / 2 } else { usize::MAX };
+    let mut pieces: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    for (suffix, value) in entries {
+        let start_new = match pieces.last() {
+            None => true,
+            Some((_, chunk)) => {
+                chunk.len() + encoded_len(suffix, value) > target && chunk.len() > 1
+            }
+        };
+        if start_new {
+            pieces.push((suffix.clone(), vec![CHUNK]));
+        }
+        if let Some((_, chunk)) = pieces.last_mut() {
+            put_varint(chunk, suffix.len());
+            chunk.extend_from_slice(suffix);
+            put_varint(chunk, value.len());
+            chunk.extend_from_slice(value);
+        }
+    }
+    pieces
+}
+
+impl Packing {
+    /// Length of the row prefix of a data key, or `None` for a meta key (not packed).
+    fn row_prefix_len(&self, key: &[u8]) -> Result<Option<usize>> {
+        if key.len() < 4 || key[..4] == META_PREFIX {
+            return Ok(None);
+        }
+        let (_, len) = decode_row(self.partitioner, &key[4..])
+            .ok_or_else(|| corrupt("undecodable row key"))?;
+        Ok(Some(4 + len))
+    }
+
+    /// What the row `prefix` looks like on disk, from its first chunk (which exists
+    /// whenever the row has any chunk).
+    fn first_chunk(&self, engine: &dyn Engine, prefix: &[u8]) -> Result<First> {
+        Ok(match engine.get(prefix)? {
+            None => First::Absent,
+            Some(value) if value.first() == Some(&SOLE_CHUNK) => First::Sole(value),
+            Some(value) => First::Multi(value),
+        })
+    }
+
+    /// The chunk that holds (or would hold) `key` of the row `prefix`: its key and value.
+    fn chunk_for(&self, engine: &dyn Engine, prefix: &[u8], key: &[u8]) -> Result<Option<KvPair>> {
+        match self.first_chunk(engine, prefix)? {
+            First::Absent => Ok(None),
+            First::Sole(value) => Ok(Some((prefix.to_vec(), value))),
+            First::Multi(_) => {
+                let range = (
+                    Bound::Included(prefix.to_vec()),
+                    Bound::Included(key.to_vec()),
+                );
+                engine.scan(range.0, range.1, true).next().transpose()
+            }
+        }
+    }
+
+    /// The value of one logical entry.
+    pub fn get(&self, engine: &dyn Engine, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        let Some(plen) = self.row_prefix_len(key)? else {
+            return engine.get(key);
+        };
+        let Some((_, chunk)) = self.chunk_for(engine, &key[..plen], key)? else {
+            return Ok(None);
+        };
+        let suffix = &key[plen..];
+        Ok(decode_chunk(&chunk)?
+            .into_iter()
+            .find(|(s, _)| *s == suffix)
+            .map(|(_, v)| v.to_vec()))
+    }
+
+    /// Logical entries in `(lower, upper)`, ascending or descending.
+    pub fn scan<'a>(
+        &self,
+        engine: &'a dyn Engine,
+        lower: Bound<Vec<u8>>,
+        upper: Bound<Vec<u8>>,
+        reverse: bool,
+    ) -> Scan<'a> {
+        if range_is_empty(&lower, &upper) {
+            return Box::new(std::iter::empty());
+        }
+        // The chunk holding the first entries at or after `lower` may start before it.
+        let physical_lower = match &lower {
+            Bound::Included(l) | Bound::Excluded(l) => {
+                match engine
+                    .scan(Bound::Unbounded, Bound::Included(l.clone()), true)
+                    .next()
+                {
+                    Some(Ok((k, _))) => Bound::Included(k),
+                    Some(Err(e)) => return Box::new(std::iter::once(Err(e))),
+                    None => lower.clone(),
+                }
+            }
+            Bound::Unbounded => Bound::Unbounded,
+        };
+        let chunks = engine.scan(physical_lower, upper.clone(), reverse);
+        Box::new(PackedScan {
+            packing: *self,
+            chunks,
+            lower,
+            upper,
+            reverse,
+            pending: VecDeque::new(),
+            last: None,
+        })
+    }
+}
+
+/// Unpacks chunks from an engine scan into logical entries within the bounds.
+struct PackedScan<'a> {
+    packing: Packing,
+    chunks: Scan<'a>,
+    lower: Bound<Vec<u8>>,
+    upper: Bound<Vec<u8>>,
+    reverse: bool,
+    pending: VecDeque<KvPair>,
+    /// The last key yielded: later ones must be beyond it (a chunk may split mid-scan).
+    last: Option<Vec<u8>>,
+}
+
+impl PackedScan<'_> {
+    fn within(&self, key: &[u8]) -> bool {
+        let above = match &self.lower {
+            Bound::Included(l) => key >= l.as_slice(),
+            Bound::Excluded(l) => key > l.as_slice(),
+            Bound::Unbounded => true,
+        };
+        let below = match &self.upper {
+            Bound::Included(u) => key <= u.as_slice(),
+            Bound::Excluded(u) => key < u.as_slice(),
+            Bound::Unbounded => true,
+        };
+        let fresh = match &self.last {
+            None => true,
+            Some(last) if self.reverse => key < last.as_slice(),
+            Some(last) => key > last.as_slice(),
+        };
+        above && below && fresh
+    }
+
+    /// Queues the in-bounds entries of one physical key/value.
+    fn unpack(&mut self, key: Vec<u8>, value: Vec<u8>) -> Result<()> {
+        let Some(plen) = self.packing.row_prefix_len(&key)? else {
+            if self.within(&key) {
+                self.pending.push_back((key, value));
+            }
+            return Ok(());
+        };
+        let mut entries: Vec<KvPair> = Vec::new();
+        for (suffix, v) in decode_chunk(&value)? {
+            let mut full = key[..plen].to_vec();
+            full.extend_from_slice(suffix);
+            if self.within(&full) {
+                entries.push((full, v.to_vec()));
+            }
+        }
+        if self.reverse {
+            entries.reverse();
+        }
+        self.pending.extend(entries);
+        Ok(())
+    }
+}
+
+impl Iterator for PackedScan<'_> {
+    type Item = Result<KvPair>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some((key, value)) = self.pending.pop_front() {
+                self.last = Some(key.clone());
+                return Some(Ok((key, value)));
+            }
+            match self.chunks.next()? {
+                Ok((key, value)) => {
+                    if let Err(e) = self.unpack(key, value) {
+                        return Some(Err(e));
+                    }
+                }
+                Err(e) => return Some(Err(e)),
+            }
+        }
+    }
+}
+
+mod plan;
+#[cfg(test)]
+mod tests;
