@@ -16,7 +16,7 @@ use std::time::Duration;
 
 /// sled's page cache. Bounded so that the server's memory stays small; sled reads the
 /// rest from the OS page cache.
-const SLED_CACHE_BYTES: u64 = 64 << 20;
+const SLED_CACHE_BYTES: u64 = 128 << 20;
 
 /// How long shutdown waits for open connections before dropping them.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(4);

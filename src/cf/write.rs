@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::model::{Cell, Change, RowMutation};
 use crate::storage::keys::encode_row;
 use crate::storage::values::{decode_cell, decode_marker, encode_cell, encode_marker, Marker};
-use crate::storage::{Ack, Batch, Entry};
+use crate::storage::{Ack, Batch, Entry, RowSession};
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
 
@@ -80,117 +80,123 @@ impl Db {
         }
         let row = encode_row(self.partitioner(), &mutation.key);
         let _guard = self.locks.lock(&mutation.keyspace, &mutation.key);
+        let session = self.store.row_session();
         let mut batch = Batch::default();
         for (cf, delta) in deltas {
-            self.plan(cf, &row, delta, now, &mut batch)?;
+            plan(&session, cf, &row, delta, now, &mut batch)?;
         }
-        self.store.write(batch)
+        session.write(batch)
+    }
+}
+
+/// Turns a reconciled delta into writes, given what is stored.
+fn plan(
+    store: &RowSession<'_>,
+    cf: CfRef<'_>,
+    row: &[u8],
+    delta: Delta,
+    now: u32,
+    batch: &mut Batch,
+) -> Result<()> {
+    let layout = cf.layout;
+    let marker = |timestamp| {
+        encode_marker(Marker {
+            timestamp,
+            local_deletion_time: now,
+        })
+    };
+
+    let row_key = layout.row_tombstone_key(row);
+    let stored_row = marker_at(store, &row_key)?;
+    let mut row_deleted = stored_row;
+    if let Some(t) = delta.row_tombstone.filter(|t| !hidden(stored_row, *t)) {
+        drop_hidden(store, cf, layout.columns_prefix(row), t, batch)?;
+        batch.put(row_key, marker(t));
+        row_deleted = Some(t);
     }
 
-    /// Turns a reconciled delta into writes, given what is stored.
-    fn plan(
-        &self,
-        cf: CfRef<'_>,
-        row: &[u8],
-        delta: Delta,
-        now: u32,
-        batch: &mut Batch,
-    ) -> Result<()> {
-        let layout = cf.layout;
-        let marker = |timestamp| {
-            encode_marker(Marker {
-                timestamp,
-                local_deletion_time: now,
-            })
+    let mut super_deleted: HashMap<Vec<u8>, Option<i64>> = HashMap::new();
+    for (name, t) in delta.super_tombstones {
+        let key = layout.super_tombstone_key(row, &name);
+        let stored = marker_at(store, &key)?;
+        if hidden(later(row_deleted, stored), t) {
+            super_deleted.insert(name, stored);
+            continue;
+        }
+        // Drop first: the old marker lies under the prefix and the new one must win.
+        drop_hidden(store, cf, layout.super_prefix(row, &name), t, batch)?;
+        batch.put(key, marker(t));
+        super_deleted.insert(name, Some(t));
+    }
+
+    for ((super_column, name), cell) in delta.cells {
+        let (key, deleted_at) = match &super_column {
+            None => (layout.column_key(row, &name), row_deleted),
+            Some(sc) => {
+                let sc_deleted = match super_deleted.get(sc) {
+                    Some(known) => *known,
+                    None => {
+                        let stored = marker_at(store, &layout.super_tombstone_key(row, sc))?;
+                        super_deleted.insert(sc.clone(), stored);
+                        stored
+                    }
+                };
+                (
+                    layout.subcolumn_key(row, sc, &name),
+                    later(row_deleted, sc_deleted),
+                )
+            }
         };
-
-        let row_key = layout.row_tombstone_key(row);
-        let stored_row = self.marker_at(&row_key)?;
-        let mut row_deleted = stored_row;
-        if let Some(t) = delta.row_tombstone.filter(|t| !hidden(stored_row, *t)) {
-            self.drop_hidden(cf, layout.columns_prefix(row), t, batch)?;
-            batch.put(row_key, marker(t));
-            row_deleted = Some(t);
+        if hidden(deleted_at, cell.timestamp()) {
+            continue;
         }
-
-        let mut super_deleted: HashMap<Vec<u8>, Option<i64>> = HashMap::new();
-        for (name, t) in delta.super_tombstones {
-            let key = layout.super_tombstone_key(row, &name);
-            let stored = self.marker_at(&key)?;
-            if hidden(later(row_deleted, stored), t) {
-                super_deleted.insert(name, stored);
-                continue;
-            }
-            // Drop first: the old marker lies under the prefix and the new one must win.
-            self.drop_hidden(cf, layout.super_prefix(row, &name), t, batch)?;
-            batch.put(key, marker(t));
-            super_deleted.insert(name, Some(t));
+        let stored = store.get(&key)?.map(|v| decode_cell(&v)).transpose()?;
+        if stored
+            .as_ref()
+            .is_none_or(|old| Cell::supersedes(&cell, old))
+        {
+            batch.put(key, encode_cell(&cell));
         }
-
-        for ((super_column, name), cell) in delta.cells {
-            let (key, deleted_at) = match &super_column {
-                None => (layout.column_key(row, &name), row_deleted),
-                Some(sc) => {
-                    let sc_deleted = match super_deleted.get(sc) {
-                        Some(known) => *known,
-                        None => {
-                            let stored = self.marker_at(&layout.super_tombstone_key(row, sc))?;
-                            super_deleted.insert(sc.clone(), stored);
-                            stored
-                        }
-                    };
-                    (
-                        layout.subcolumn_key(row, sc, &name),
-                        later(row_deleted, sc_deleted),
-                    )
-                }
-            };
-            if hidden(deleted_at, cell.timestamp()) {
-                continue;
-            }
-            let stored = self.store.get(&key)?.map(|v| decode_cell(&v)).transpose()?;
-            if stored
-                .as_ref()
-                .is_none_or(|old| Cell::supersedes(&cell, old))
-            {
-                batch.put(key, encode_cell(&cell));
-            }
-        }
-        Ok(())
     }
+    Ok(())
+}
 
-    /// The timestamp of the deletion marker at `key`, if any.
-    fn marker_at(&self, key: &[u8]) -> Result<Option<i64>> {
-        Ok(self
-            .store
-            .get(key)?
-            .map(|v| decode_marker(&v))
-            .transpose()?
-            .map(|m| m.timestamp))
-    }
+/// The timestamp of the deletion marker at `key`, if any.
+fn marker_at(store: &RowSession<'_>, key: &[u8]) -> Result<Option<i64>> {
+    Ok(store
+        .get(key)?
+        .map(|v| decode_marker(&v))
+        .transpose()?
+        .map(|m| m.timestamp))
+}
 
-    /// Deletes every stored version under `prefix` that a deletion at `t` hides: columns and
-    /// subcolumns (live or tombstones) with timestamp ≤ t, and super-column markers ≤ t.
-    fn drop_hidden(&self, cf: CfRef<'_>, prefix: Vec<u8>, t: i64, batch: &mut Batch) -> Result<()> {
-        let end =
-            crate::storage::encoding::prefix_end(&prefix).map_or(Bound::Unbounded, Bound::Excluded);
-        for item in self.store.scan(Bound::Included(prefix), end, false) {
-            let (key, value) = item?;
-            let decoded = cf
-                .layout
-                .decode(&key)
-                .ok_or_else(|| Error::Corrupt(format!("undecodable key in {}", cf.def.name)))?;
-            let ts = match decoded.entry {
-                Entry::SuperTombstone(_) => decode_marker(&value)?.timestamp,
-                Entry::Column(_) | Entry::SubColumn(..) => decode_cell(&value)?.timestamp(),
-                Entry::RowTombstone => continue,
-            };
-            if ts <= t {
-                batch.delete(key);
-            }
+/// Deletes every stored version under `prefix` that a deletion at `t` hides: columns and
+/// subcolumns (live or tombstones) with timestamp ≤ t, and super-column markers ≤ t.
+fn drop_hidden(
+    store: &RowSession<'_>,
+    cf: CfRef<'_>,
+    prefix: Vec<u8>,
+    t: i64,
+    batch: &mut Batch,
+) -> Result<()> {
+    let end =
+        crate::storage::encoding::prefix_end(&prefix).map_or(Bound::Unbounded, Bound::Excluded);
+    for item in store.scan(Bound::Included(prefix), end, false) {
+        let (key, value) = item?;
+        let decoded = cf
+            .layout
+            .decode(&key)
+            .ok_or_else(|| Error::Corrupt(format!("undecodable key in {}", cf.def.name)))?;
+        let ts = match decoded.entry {
+            Entry::SuperTombstone(_) => decode_marker(&value)?.timestamp,
+            Entry::Column(_) | Entry::SubColumn(..) => decode_cell(&value)?.timestamp(),
+            Entry::RowTombstone => continue,
+        };
+        if ts <= t {
+            batch.delete(key);
         }
-        Ok(())
     }
+    Ok(())
 }
 
 /// Checks that a change fits the CF's kind and names, and adds it to the delta.

@@ -12,6 +12,9 @@ use thrift::ProtocolErrorKind;
 
 use super::codec::{perr, type_id, VERSION_1};
 
+/// Room reserved for a reply up front: most replies fit, so they never reallocate.
+const REPLY_CAPACITY: usize = 1024;
+
 /// Writes binary-protocol values into a growable buffer.
 #[derive(Debug, Clone, Default)]
 pub struct BinaryOut {
@@ -22,15 +25,14 @@ pub struct BinaryOut {
 impl BinaryOut {
     /// An empty, unframed writer.
     pub fn new() -> Self {
-        BinaryOut::default()
+        BinaryOut::with_capacity(REPLY_CAPACITY)
     }
 
     /// A writer whose bytes will be one frame: a 4-byte big-endian length, then the data.
     pub fn framed() -> Self {
-        BinaryOut {
-            buf: vec![0; 4],
-            framed: true,
-        }
+        let mut buf = Vec::with_capacity(REPLY_CAPACITY);
+        buf.extend_from_slice(&[0; 4]);
+        BinaryOut { buf, framed: true }
     }
 
     /// An empty, unframed writer with room for `n` bytes.

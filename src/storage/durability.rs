@@ -6,6 +6,7 @@
 //! arrive while a sync is gathering or running share the next one); in `periodic` mode they
 //! are acknowledged at once and the thread syncs every period.
 
+use super::packed::FirstChunks;
 use super::watermark::{generation_key, Watermark};
 use super::{Batch, Engine, KvPair, Packing, Scan};
 use crate::error::{Error, Result};
@@ -93,20 +94,27 @@ impl Shared {
         Ok(target)
     }
 
-    fn sync_once(&self) {
-        let result = self.stamp_and_sync(false);
+    /// One sync, recorded: waiters up to its target are released, or on failure every
+    /// waiter (and every later write) is refused.
+    fn sync_once(&self, force_watermark: bool) -> Result<()> {
+        let result = self.stamp_and_sync(force_watermark);
         let mut state = self.state();
-        match result {
-            Ok(target) => state.synced = state.synced.max(target),
+        let outcome = match result {
+            Ok(target) => {
+                state.synced = state.synced.max(target);
+                Ok(())
+            }
             Err(e) => {
                 tracing::error!("sync failed; refusing further writes: {e}");
                 state.failure.get_or_insert(e.to_string());
                 self.failed.store(true, Ordering::Release);
+                Err(e)
             }
-        }
+        };
         drop(state);
         self.done.notify_all();
         self.done_async.notify_waiters();
+        outcome
     }
 
     /// Lets writers that are still arriving join the coming sync: waits while new writes
@@ -159,7 +167,9 @@ impl Shared {
             let has_work = pending(&state);
             drop(state);
             if has_work || closing {
-                self.sync_once();
+                // A failure is recorded for the waiters; the thread carries on so that they
+                // (and later writers) are answered.
+                let _ = self.sync_once(closing);
             }
             if closing {
                 return;
@@ -280,7 +290,7 @@ impl Store {
     /// The value at `key`.
     pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
         match &self.packing {
-            Some(packing) => packing.get(self.shared.engine.as_ref(), key),
+            Some(packing) => packing.get(self.shared.engine.as_ref(), key, None),
             None => self.shared.engine.get(key),
         }
     }
@@ -302,6 +312,24 @@ impl Store {
     /// write to be acknowledged. With packing, writes to one row must not run concurrently
     /// (`cf` serialises them with its row locks).
     pub fn write(&self, batch: Batch) -> Result<Ack> {
+        let batch = match &self.packing {
+            Some(packing) => packing.plan(self.shared.engine.as_ref(), batch, None)?,
+            None => batch,
+        };
+        self.commit(batch)
+    }
+
+    /// A session for one row mutation, under the row's lock: lookups and the final write
+    /// read each row's first chunk from the engine only once.
+    pub fn row_session(&self) -> RowSession<'_> {
+        RowSession {
+            store: self,
+            seen: FirstChunks::default(),
+        }
+    }
+
+    /// Applies physical writes and hands out their acknowledgement.
+    fn commit(&self, batch: Batch) -> Result<Ack> {
         if batch.is_empty() {
             return Ok(Ack::done());
         }
@@ -310,10 +338,6 @@ impl Store {
                 "store refuses writes after a failed sync".into(),
             ));
         }
-        let batch = match &self.packing {
-            Some(packing) => packing.plan(self.shared.engine.as_ref(), batch)?,
-            None => batch,
-        };
         self.shared.engine.apply(batch)?;
         let seq = self.shared.written.fetch_add(1, Ordering::SeqCst) + 1;
         match self.shared.policy {
@@ -332,7 +356,7 @@ impl Store {
 
     /// Makes everything written so far durable now.
     pub fn sync(&self) -> Result<()> {
-        self.shared.stamp_and_sync(false).map(drop)
+        self.shared.sync_once(false)
     }
 
     /// Stops the syncer after a final sync. Idempotent; also run on drop.
@@ -345,7 +369,39 @@ impl Store {
                 .join()
                 .map_err(|_| Error::Storage("sync thread panicked".into()))?;
         }
-        self.shared.engine.sync()
+        self.shared.sync_once(true)
+    }
+}
+
+/// Reads and the write of one row mutation (see [`Store::row_session`]).
+pub struct RowSession<'a> {
+    store: &'a Store,
+    seen: FirstChunks,
+}
+
+impl RowSession<'_> {
+    /// The value at `key`.
+    pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        match &self.store.packing {
+            Some(packing) => packing.get(self.store.shared.engine.as_ref(), key, Some(&self.seen)),
+            None => self.store.shared.engine.get(key),
+        }
+    }
+
+    /// An ordered scan (see [`Engine::scan`]).
+    pub fn scan(&self, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>, reverse: bool) -> Scan<'_> {
+        self.store.scan(lower, upper, reverse)
+    }
+
+    /// Applies the mutation's writes atomically (see [`Store::write`]).
+    pub fn write(self, batch: Batch) -> Result<Ack> {
+        let batch = match &self.store.packing {
+            Some(packing) => {
+                packing.plan(self.store.shared.engine.as_ref(), batch, Some(&self.seen))?
+            }
+            None => batch,
+        };
+        self.store.commit(batch)
     }
 }
 

@@ -16,7 +16,7 @@ pub mod values;
 mod watermark;
 
 pub use catalog::{Catalog, CfDescriptor};
-pub use durability::{Ack, Store, SyncPolicy};
+pub use durability::{Ack, RowSession, Store, SyncPolicy};
 pub use keys::{CfLayout, DecodedKey, Entry};
 pub use memory::MemoryEngine;
 pub use packed::{Packing, MAX_CHUNK_BYTES};

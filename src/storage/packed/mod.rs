@@ -23,7 +23,8 @@ use super::keys::{decode_row, META_PREFIX};
 use super::{range_is_empty, Engine, KvPair, Scan};
 use crate::error::{Error, Result};
 use crate::partitioner::Partitioner;
-use std::collections::{BTreeMap, VecDeque};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::ops::Bound;
 
 /// A chunk that may have neighbours.
@@ -44,7 +45,13 @@ pub struct Packing {
 
 type Entries = BTreeMap<Vec<u8>, Vec<u8>>;
 
+/// First chunks already read during one row mutation (the caller holds the row's lock, so
+/// they cannot change underneath): each row's first chunk is read from the engine once.
+#[derive(Default)]
+pub struct FirstChunks(RefCell<HashMap<Vec<u8>, First>>);
+
 /// A row's first chunk as found on disk.
+#[derive(Clone)]
 enum First {
     /// No chunk: the row is empty.
     Absent,
@@ -146,17 +153,35 @@ impl Packing {
 
     /// What the row `prefix` looks like on disk, from its first chunk (which exists
     /// whenever the row has any chunk).
-    fn first_chunk(&self, engine: &dyn Engine, prefix: &[u8]) -> Result<First> {
-        Ok(match engine.get(prefix)? {
+    fn first_chunk(
+        &self,
+        engine: &dyn Engine,
+        prefix: &[u8],
+        seen: Option<&FirstChunks>,
+    ) -> Result<First> {
+        if let Some(first) = seen.and_then(|s| s.0.borrow().get(prefix).cloned()) {
+            return Ok(first);
+        }
+        let first = match engine.get(prefix)? {
             None => First::Absent,
             Some(value) if value.first() == Some(&SOLE_CHUNK) => First::Sole(value),
             Some(value) => First::Multi(value),
-        })
+        };
+        if let Some(seen) = seen {
+            seen.0.borrow_mut().insert(prefix.to_vec(), first.clone());
+        }
+        Ok(first)
     }
 
     /// The chunk that holds (or would hold) `key` of the row `prefix`: its key and value.
-    fn chunk_for(&self, engine: &dyn Engine, prefix: &[u8], key: &[u8]) -> Result<Option<KvPair>> {
-        match self.first_chunk(engine, prefix)? {
+    fn chunk_for(
+        &self,
+        engine: &dyn Engine,
+        prefix: &[u8],
+        key: &[u8],
+        seen: Option<&FirstChunks>,
+    ) -> Result<Option<KvPair>> {
+        match self.first_chunk(engine, prefix, seen)? {
             First::Absent => Ok(None),
             First::Sole(value) => Ok(Some((prefix.to_vec(), value))),
             First::Multi(_) => {
@@ -169,12 +194,17 @@ impl Packing {
         }
     }
 
-    /// The value of one logical entry.
-    pub fn get(&self, engine: &dyn Engine, key: &[u8]) -> Result<Option<Vec<u8>>> {
+    /// The value of one logical entry; `seen` caches first chunks within one row mutation.
+    pub fn get(
+        &self,
+        engine: &dyn Engine,
+        key: &[u8],
+        seen: Option<&FirstChunks>,
+    ) -> Result<Option<Vec<u8>>> {
         let Some(plen) = self.row_prefix_len(key)? else {
             return engine.get(key);
         };
-        let Some((_, chunk)) = self.chunk_for(engine, &key[..plen], key)? else {
+        let Some((_, chunk)) = self.chunk_for(engine, &key[..plen], key, seen)? else {
             return Ok(None);
         };
         let suffix = &key[plen..];
@@ -182,6 +212,15 @@ impl Packing {
             .into_iter()
             .find(|(s, _)| *s == suffix)
             .map(|(_, v)| v.to_vec()))
+    }
+
+    /// The row prefix length of a data key, without failing on keys that are no row's
+    /// (scan bounds such as a CF's end).
+    fn row_prefix_of(&self, key: &[u8]) -> Option<usize> {
+        if key.len() < 4 || key[..4] == META_PREFIX {
+            return None;
+        }
+        decode_row(self.partitioner, &key[4..]).map(|(_, len)| 4 + len)
     }
 
     /// Logical entries in `(lower, upper)`, ascending or descending.
@@ -195,31 +234,104 @@ impl Packing {
         if range_is_empty(&lower, &upper) {
             return Box::new(std::iter::empty());
         }
-        // The chunk holding the first entries at or after `lower` may start before it.
-        let physical_lower = match &lower {
-            Bound::Included(l) | Bound::Excluded(l) => {
-                match engine
-                    .scan(Bound::Unbounded, Bound::Included(l.clone()), true)
-                    .next()
-                {
-                    Some(Ok((k, _))) => Bound::Included(k),
-                    Some(Err(e)) => return Box::new(std::iter::once(Err(e))),
-                    None => lower.clone(),
+        match self.physical_start(engine, &lower, &upper) {
+            Ok(Start::Chunk(value, prefix)) => {
+                let entries = decode_chunk(&value).map(|entries| {
+                    let mut within: Vec<KvPair> = entries
+                        .into_iter()
+                        .map(|(suffix, v)| ([prefix.as_slice(), suffix].concat(), v.to_vec()))
+                        .filter(|(k, _)| in_bounds(k, &lower, &upper))
+                        .collect();
+                    if reverse {
+                        within.reverse();
+                    }
+                    within
+                });
+                match entries {
+                    Ok(entries) => Box::new(entries.into_iter().map(Ok)),
+                    Err(e) => Box::new(std::iter::once(Err(e))),
                 }
             }
-            Bound::Unbounded => Bound::Unbounded,
-        };
-        let chunks = engine.scan(physical_lower, upper.clone(), reverse);
-        Box::new(PackedScan {
-            packing: *self,
-            chunks,
-            lower,
-            upper,
-            reverse,
-            pending: VecDeque::new(),
-            last: None,
-        })
+            Ok(Start::Nothing) => Box::new(std::iter::empty()),
+            Ok(Start::From(physical_lower)) => Box::new(PackedScan {
+                packing: *self,
+                chunks: engine.scan(physical_lower, upper.clone(), reverse),
+                lower,
+                upper,
+                reverse,
+                pending: VecDeque::new(),
+                last: None,
+            }),
+            Err(e) => Box::new(std::iter::once(Err(e))),
+        }
     }
+
+    /// Where a scan must start on disk. A scan inside one row of a single chunk reads just
+    /// that chunk; otherwise the chunk covering `lower` may begin before it.
+    fn physical_start(
+        &self,
+        engine: &dyn Engine,
+        lower: &Bound<Vec<u8>>,
+        upper: &Bound<Vec<u8>>,
+    ) -> Result<Start> {
+        let lower_key = match lower {
+            Bound::Included(l) | Bound::Excluded(l) => l,
+            Bound::Unbounded => return Ok(Start::From(Bound::Unbounded)),
+        };
+        let Some(plen) = self.row_prefix_of(lower_key) else {
+            return Ok(Start::From(Bound::Included(lower_key.clone())));
+        };
+        let prefix = &lower_key[..plen];
+        let inside_row = match upper {
+            Bound::Included(u) | Bound::Excluded(u) => u.starts_with(prefix),
+            Bound::Unbounded => false,
+        };
+        if inside_row {
+            match self.first_chunk(engine, prefix, None)? {
+                First::Absent => return Ok(Start::Nothing),
+                First::Sole(value) => return Ok(Start::Chunk(value, prefix.to_vec())),
+                First::Multi(_) => {}
+            }
+        }
+        if lower_key.len() == plen {
+            return Ok(Start::From(Bound::Included(lower_key.clone())));
+        }
+        let floor = engine
+            .scan(
+                Bound::Included(prefix.to_vec()),
+                Bound::Included(lower_key.clone()),
+                true,
+            )
+            .next();
+        Ok(Start::From(Bound::Included(match floor.transpose()? {
+            Some((key, _)) => key,
+            None => lower_key.clone(),
+        })))
+    }
+}
+
+/// Where a packed scan begins.
+enum Start {
+    /// The whole scan lies in this one chunk (its value and row prefix).
+    Chunk(Vec<u8>, Vec<u8>),
+    /// The scan lies in a row that has nothing.
+    Nothing,
+    /// Walk the chunks from this physical bound.
+    From(Bound<Vec<u8>>),
+}
+
+fn in_bounds(key: &[u8], lower: &Bound<Vec<u8>>, upper: &Bound<Vec<u8>>) -> bool {
+    let above = match lower {
+        Bound::Included(l) => key >= l.as_slice(),
+        Bound::Excluded(l) => key > l.as_slice(),
+        Bound::Unbounded => true,
+    };
+    let below = match upper {
+        Bound::Included(u) => key <= u.as_slice(),
+        Bound::Excluded(u) => key < u.as_slice(),
+        Bound::Unbounded => true,
+    };
+    above && below
 }
 
 /// Unpacks chunks from an engine scan into logical entries within the bounds.
@@ -236,22 +348,12 @@ struct PackedScan<'a> {
 
 impl PackedScan<'_> {
     fn within(&self, key: &[u8]) -> bool {
-        let above = match &self.lower {
-            Bound::Included(l) => key >= l.as_slice(),
-            Bound::Excluded(l) => key > l.as_slice(),
-            Bound::Unbounded => true,
-        };
-        let below = match &self.upper {
-            Bound::Included(u) => key <= u.as_slice(),
-            Bound::Excluded(u) => key < u.as_slice(),
-            Bound::Unbounded => true,
-        };
         let fresh = match &self.last {
             None => true,
             Some(last) if self.reverse => key < last.as_slice(),
             Some(last) => key > last.as_slice(),
         };
-        above && below && fresh
+        fresh && in_bounds(key, &self.lower, &self.upper)
     }
 
     /// Queues the in-bounds entries of one physical key/value.

@@ -7,7 +7,7 @@
 //!   emptied, it stays as an empty chunk while later chunks remain;
 //! * it is marked "sole" exactly when no other chunk exists.
 
-use super::{decode_chunk, encode_pieces, Entries, First, Packing, CHUNK, SOLE_CHUNK};
+use super::{decode_chunk, encode_pieces, Entries, First, FirstChunks, Packing, CHUNK, SOLE_CHUNK};
 use crate::error::Result;
 use crate::storage::encoding::prefix_end;
 use crate::storage::{Batch, Engine};
@@ -36,8 +36,14 @@ fn decoded(value: &[u8]) -> Result<Entries> {
 }
 
 impl Packing {
-    /// Turns logical writes into chunk writes. The caller serialises writers per row.
-    pub fn plan(&self, engine: &dyn Engine, batch: Batch) -> Result<Batch> {
+    /// Turns logical writes into chunk writes. The caller serialises writers per row;
+    /// `seen` holds first chunks already read in this row mutation.
+    pub fn plan(
+        &self,
+        engine: &dyn Engine,
+        batch: Batch,
+        seen: Option<&FirstChunks>,
+    ) -> Result<Batch> {
         let mut out = Batch::default();
         let mut rows: BTreeMap<Vec<u8>, Row> = BTreeMap::new();
         for (key, value) in batch.into_ops() {
@@ -50,7 +56,7 @@ impl Packing {
             };
             let prefix = &key[..plen];
             if !rows.contains_key(prefix) {
-                rows.insert(prefix.to_vec(), self.load_row(engine, prefix)?);
+                rows.insert(prefix.to_vec(), self.load_row(engine, prefix, seen)?);
             }
             let Some(row) = rows.get_mut(prefix) else {
                 continue;
@@ -98,8 +104,13 @@ impl Packing {
 
     /// Reads a row's first chunk: it is always among the touched chunks, since its marking
     /// may change.
-    fn load_row(&self, engine: &dyn Engine, prefix: &[u8]) -> Result<Row> {
-        let (existed, had_others, entries) = match self.first_chunk(engine, prefix)? {
+    fn load_row(
+        &self,
+        engine: &dyn Engine,
+        prefix: &[u8],
+        seen: Option<&FirstChunks>,
+    ) -> Result<Row> {
+        let (existed, had_others, entries) = match self.first_chunk(engine, prefix, seen)? {
             First::Absent => (false, false, Entries::new()),
             First::Sole(value) => (true, false, decoded(&value)?),
             First::Multi(value) => (true, true, decoded(&value)?),

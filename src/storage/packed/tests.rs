@@ -123,11 +123,11 @@ proptest! {
                         Op::Delete(k) => { batch.delete(k.clone()); model.remove(k); }
                     }
                 }
-                engine.apply(packing.plan(engine.as_ref(), batch).unwrap()).unwrap();
+                engine.apply(packing.plan(engine.as_ref(), batch, None).unwrap()).unwrap();
                 check_chunk_invariants(engine.as_ref(), &packing);
             }
             for (k, v) in &model {
-                prop_assert_eq!(packing.get(engine.as_ref(), k).unwrap(), Some(v.clone()));
+                prop_assert_eq!(packing.get(engine.as_ref(), k, None).unwrap(), Some(v.clone()));
             }
             for (lower, upper, reverse) in &probes {
                 let got: Vec<KvPair> = packing
@@ -160,7 +160,7 @@ fn meta_keys_pass_through_and_rows_pack_into_one_value() {
     for name in [&b"a"[..], b"b", b"c"] {
         batch.put(key(1, 0, name), name.to_vec());
     }
-    let physical = packing.plan(&engine, batch).unwrap();
+    let physical = packing.plan(&engine, batch, None).unwrap();
     assert_eq!(physical.len(), 2, "one meta key and one chunk for the row");
     engine.apply(physical).unwrap();
     assert_eq!(
@@ -168,17 +168,17 @@ fn meta_keys_pass_through_and_rows_pack_into_one_value() {
         Some(b"x".to_vec())
     );
     assert_eq!(
-        packing.get(&engine, &key(1, 0, b"b")).unwrap(),
+        packing.get(&engine, &key(1, 0, b"b"), None).unwrap(),
         Some(b"b".to_vec())
     );
-    assert_eq!(packing.get(&engine, &key(1, 0, b"z")).unwrap(), None);
+    assert_eq!(packing.get(&engine, &key(1, 0, b"z"), None).unwrap(), None);
 
     let mut delete_all = Batch::default();
     for name in [&b"a"[..], b"b", b"c"] {
         delete_all.delete(key(1, 0, name));
     }
     engine
-        .apply(packing.plan(&engine, delete_all).unwrap())
+        .apply(packing.plan(&engine, delete_all, None).unwrap())
         .unwrap();
     let left: Vec<_> = engine
         .scan(Bound::Unbounded, Bound::Unbounded, false)
