@@ -14,10 +14,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// sled's page cache. Bounded so that the server's memory stays small; sled reads the
-/// rest from the OS page cache.
-const SLED_CACHE_BYTES: u64 = 128 << 20;
-
 /// How long shutdown waits for open connections before dropping them.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(4);
 
@@ -33,7 +29,7 @@ pub fn open_db(config: &Config) -> Result<Arc<Db>> {
             "at least one DataFileDirectory is required",
         )
     })?;
-    let engine = Arc::new(SledEngine::open(dir, SLED_CACHE_BYTES)?);
+    let engine = Arc::new(SledEngine::open(dir, config.storage_cache_bytes)?);
     let initial_token = config
         .initial_token
         .as_deref()

@@ -188,6 +188,8 @@ pub struct Config {
     pub gc_grace_seconds: u32,
     /// `<RpcTimeoutInMillis>`.
     pub rpc_timeout_ms: u64,
+    /// `<StorageCacheSizeInMB>` (ilion extension), in bytes: sled's page cache.
+    pub storage_cache_bytes: u64,
     /// The ilion `<Thrift…>` wire limits.
     pub limits: ThriftLimits,
     /// The remaining 0.6 tuning elements.

@@ -104,6 +104,8 @@ pub(super) struct RawStorage {
     pub thrift_idle_timeout_in_seconds: Option<String>,
     #[serde(rename = "ThriftReadTimeoutInSeconds", deserialize_with = "text")]
     pub thrift_read_timeout_in_seconds: Option<String>,
+    #[serde(rename = "StorageCacheSizeInMB", deserialize_with = "text")]
+    pub storage_cache_size_in_mb: Option<String>,
 }
 
 /// The children of a list element, in document order.

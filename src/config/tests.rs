@@ -91,6 +91,7 @@ const FULL: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
   <ThriftMaxConnections>10</ThriftMaxConnections>
   <ThriftIdleTimeoutInSeconds>60</ThriftIdleTimeoutInSeconds>
   <ThriftReadTimeoutInSeconds>5</ThriftReadTimeoutInSeconds>
+  <StorageCacheSizeInMB>64</StorageCacheSizeInMB>
 </Storage>
 "#;
 
@@ -174,6 +175,7 @@ fn every_element_reads_to_its_value() {
             read_timeout_secs: 5,
         }
     );
+    assert_eq!(c.storage_cache_bytes, 64 << 20);
     assert_eq!(
         c.tuning,
         Tuning {
@@ -273,6 +275,7 @@ fn absent_elements_take_their_defaults() {
     assert_eq!(c.disk_access_mode, DiskAccessMode::Auto);
     assert_eq!(c.gc_grace_seconds, 864_000);
     assert_eq!(c.rpc_timeout_ms, 2000);
+    assert_eq!(c.storage_cache_bytes, 128 << 20);
     assert_eq!(c.limits, ThriftLimits::default());
     assert_eq!(c.tuning.index_interval, 128);
     assert_eq!(c.tuning.phi_convict_threshold, 8);

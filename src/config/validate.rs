@@ -95,6 +95,13 @@ pub(super) fn build(
             1,
             None,
         )?,
+        storage_cache_bytes: integer(
+            "StorageCacheSizeInMB",
+            raw.storage_cache_size_in_mb.as_deref(),
+            DEFAULT_STORAGE_CACHE_MB,
+            1,
+            Some(1 << 20),
+        )? << 20,
         limits: limits(&raw)?,
         tuning: tuning(&raw)?,
         config_dir: config_dir.to_path_buf(),
@@ -102,6 +109,10 @@ pub(super) fn build(
         schema: keyspaces::schema(raw.keyspaces)?,
     })
 }
+
+/// sled's page cache when `<StorageCacheSizeInMB>` is absent: enough for a few hundred
+/// thousand small rows, while the whole server stays within 200 MiB of memory.
+const DEFAULT_STORAGE_CACHE_MB: u64 = 128;
 
 /// The message of a lower layer's error, without its kind prefix.
 fn reason(e: Error) -> String {
