@@ -119,6 +119,9 @@ stress periodic-read -o read
 memory periodic-read
 read_rate=$(ops_per_s periodic-read | awk '{ printf "%d", $1 / 2 }')
 insert_rate=$(ops_per_s periodic-insert | awk '{ printf "%d", $1 / 2 }')
+# The bulk load's periodic sync (10 s period) writes ~100 MB in the background; let it
+# finish so that the open loop measures steady-state latency, not the tail of the load.
+sleep "${SETTLE_SECS:-12}"
 stress periodic-open-read -o read --rate "$read_rate" --duration "$OPEN_SECS"
 stress periodic-open-insert -o insert --rate "$insert_rate" --duration "$OPEN_SECS"
 memory periodic-open
