@@ -8,6 +8,7 @@ mod auth_tests;
 mod consistency_tests;
 mod describe_tests;
 mod gate_tests;
+mod mutation_validation_tests;
 mod order_tests;
 mod semantics_tests;
 mod validation_tests;
