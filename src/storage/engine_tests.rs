@@ -154,3 +154,14 @@ fn a_damaged_sled_configuration_is_reported() {
         "{err}"
     );
 }
+
+#[test]
+fn a_store_in_use_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let _first = SledEngine::open(dir.path(), 8 << 20).unwrap();
+    let err = SledEngine::open(dir.path(), 8 << 20).err().unwrap();
+    assert!(
+        matches!(&err, crate::Error::Storage(m) if m.contains("in use")),
+        "{err}"
+    );
+}

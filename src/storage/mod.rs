@@ -98,5 +98,20 @@ pub(crate) fn range_is_empty(lower: &Bound<Vec<u8>>, upper: &Bound<Vec<u8>>) -> 
     }
 }
 
+/// True when `key` lies between `lower` and `upper`.
+pub(crate) fn in_bounds(key: &[u8], lower: &Bound<Vec<u8>>, upper: &Bound<Vec<u8>>) -> bool {
+    let above = match lower {
+        Bound::Included(l) => key >= l.as_slice(),
+        Bound::Excluded(l) => key > l.as_slice(),
+        Bound::Unbounded => true,
+    };
+    let below = match upper {
+        Bound::Included(u) => key <= u.as_slice(),
+        Bound::Excluded(u) => key < u.as_slice(),
+        Bound::Unbounded => true,
+    };
+    above && below
+}
+
 #[cfg(test)]
 mod engine_tests;

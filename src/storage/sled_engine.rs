@@ -10,6 +10,7 @@ use std::fs::{self, File, OpenOptions};
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// Files sled creates in its directory; anything else there means it is not ours.
 const SLED_FILES: [&str; 2] = ["conf", "db"];
@@ -37,24 +38,7 @@ impl SledEngine {
     /// so; it is never reset.
     pub fn open(dir: &Path, cache_bytes: u64) -> Result<SledEngine> {
         let fresh = check_directory(dir)?;
-        let db = sled::Config::new()
-            .path(dir)
-            .cache_capacity(cache_bytes)
-            .flush_every_ms(None)
-            .mode(sled::Mode::HighThroughput)
-            .open()
-            .map_err(|e| match e {
-                sled::Error::Io(io) if io.to_string().contains("could not acquire lock") => {
-                    Error::Storage(format!(
-                        "data directory {} is in use by another process",
-                        dir.display()
-                    ))
-                }
-                other => Error::Corrupt(format!(
-                    "cannot open the store in {}: {other}",
-                    dir.display()
-                )),
-            })?;
+        let db = open_sled(dir, cache_bytes)?;
         let log = OpenOptions::new()
             .read(true)
             .write(true)
@@ -106,6 +90,40 @@ impl SledEngine {
             *synced = newest;
         }
         Ok(())
+    }
+}
+
+/// How long to wait for a lock on the store that a closing `SledEngine` of this same
+/// process may still hold: sled releases it from its background threads after the drop.
+const LOCK_WAIT: Duration = Duration::from_secs(2);
+
+fn open_sled(dir: &Path, cache_bytes: u64) -> Result<sled::Db> {
+    let deadline = Instant::now() + LOCK_WAIT;
+    loop {
+        let opened = sled::Config::new()
+            .path(dir)
+            .cache_capacity(cache_bytes)
+            .flush_every_ms(None)
+            .mode(sled::Mode::HighThroughput)
+            .open();
+        match opened {
+            Ok(db) => return Ok(db),
+            Err(sled::Error::Io(io)) if io.to_string().contains("could not acquire lock") => {
+                if Instant::now() >= deadline {
+                    return Err(Error::Storage(format!(
+                        "data directory {} is in use by another process",
+                        dir.display()
+                    )));
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(other) => {
+                return Err(Error::Corrupt(format!(
+                    "cannot open the store in {}: {other}",
+                    dir.display()
+                )))
+            }
+        }
     }
 }
 

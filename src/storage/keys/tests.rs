@@ -1,6 +1,7 @@
 //! Row order per partitioner, prefix relations and token bounds of the key layout.
 
 use super::*;
+use crate::storage::in_bounds;
 use proptest::prelude::*;
 use std::cmp::Ordering;
 
@@ -11,20 +12,6 @@ fn layout(partitioner: Partitioner, sub: Option<Comparator>) -> CfLayout {
         comparator: Comparator::Utf8,
         subcomparator: sub,
     }
-}
-
-fn in_bounds(key: &[u8], lower: &Bound<Vec<u8>>, upper: &Bound<Vec<u8>>) -> bool {
-    let above = match lower {
-        Bound::Included(l) => key >= l.as_slice(),
-        Bound::Excluded(l) => key > l.as_slice(),
-        Bound::Unbounded => true,
-    };
-    let below = match upper {
-        Bound::Included(u) => key <= u.as_slice(),
-        Bound::Excluded(u) => key < u.as_slice(),
-        Bound::Unbounded => true,
-    };
-    above && below
 }
 
 fn keys() -> impl Strategy<Value = String> {

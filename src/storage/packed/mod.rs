@@ -20,7 +20,7 @@
 //! them. Keys under `META_PREFIX` are not packed.
 
 use super::keys::{decode_row, META_PREFIX};
-use super::{range_is_empty, Engine, KvPair, Scan};
+use super::{in_bounds, range_is_empty, Engine, KvPair, Scan};
 use crate::error::{Error, Result};
 use crate::partitioner::Partitioner;
 use std::cell::RefCell;
@@ -318,20 +318,6 @@ enum Start {
     Nothing,
     /// Walk the chunks from this physical bound.
     From(Bound<Vec<u8>>),
-}
-
-fn in_bounds(key: &[u8], lower: &Bound<Vec<u8>>, upper: &Bound<Vec<u8>>) -> bool {
-    let above = match lower {
-        Bound::Included(l) => key >= l.as_slice(),
-        Bound::Excluded(l) => key > l.as_slice(),
-        Bound::Unbounded => true,
-    };
-    let below = match upper {
-        Bound::Included(u) => key <= u.as_slice(),
-        Bound::Excluded(u) => key < u.as_slice(),
-        Bound::Unbounded => true,
-    };
-    above && below
 }
 
 /// Unpacks chunks from an engine scan into logical entries within the bounds.
