@@ -4,9 +4,9 @@
 //!
 //! A run:
 //! 1. opens `-t` connections ([`AsyncConnection`], spread over the `-h` hosts);
-//! 2. starts one tokio task per connection ([`worker::run`]) — closed loop by default, each
+//! 2. starts one tokio task per connection (`worker::run`) — closed loop by default, each
 //!    sending its next call as soon as the last one is answered; open loop with `--rate`,
-//!    where a pacer releases operations on a fixed schedule ([`schedule`]) and latency counts
+//!    where a pacer releases operations on a fixed schedule (`schedule`) and latency counts
 //!    from each operation's intended start;
 //! 3. prints stress.py's CSV progress line every `-i` seconds (and a progress bar when stdout
 //!    is a terminal), then a summary with percentiles, and `--json` writes it to a file.

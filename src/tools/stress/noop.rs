@@ -237,7 +237,7 @@ impl Connection for NoopConnection {
     }
 }
 
-/// Opens [`NoopConnection`]s over one shared handler.
+/// Opens `NoopConnection`s over one shared handler.
 pub struct NoopFactory {
     handler: Arc<NoopHandler>,
     limits: Limits,
