@@ -2,6 +2,8 @@
 //! the `ilion stress` binary itself. The reads after the inserts must find every key they
 //! pick, which shows the inserts really stored the rows. Counts only, never timings.
 
+mod support;
+
 use clap::Parser;
 use ilion::config::Config;
 use ilion::node::Node;
@@ -9,30 +11,6 @@ use ilion::tools::stress::noop::{self, NoopShape};
 use ilion::tools::stress::{stress, StressArgs, Summary};
 use std::path::Path;
 use std::process::Command;
-
-const CONFIG: &str = r#"<Storage>
-  <ClusterName>Test Cluster</ClusterName>
-  <Keyspaces>
-    <Keyspace Name="Keyspace1">
-      <ColumnFamily Name="Standard1" CompareWith="BytesType"/>
-      <ColumnFamily Name="Super1" ColumnType="Super" CompareWith="BytesType" CompareSubcolumnsWith="BytesType"/>
-      <ReplicaPlacementStrategy>org.apache.cassandra.locator.RackUnawareStrategy</ReplicaPlacementStrategy>
-      <ReplicationFactor>1</ReplicationFactor>
-      <EndPointSnitch>org.apache.cassandra.locator.EndPointSnitch</EndPointSnitch>
-    </Keyspace>
-  </Keyspaces>
-  <Partitioner>org.apache.cassandra.dht.RandomPartitioner</Partitioner>
-  <CommitLogDirectory>{dir}/commitlog</CommitLogDirectory>
-  <DataFileDirectories><DataFileDirectory>{dir}/data</DataFileDirectory></DataFileDirectories>
-  <SavedCachesDirectory>{dir}/saved_caches</SavedCachesDirectory>
-  <Seeds><Seed>127.0.0.1</Seed></Seeds>
-  <ListenAddress>127.0.0.1</ListenAddress>
-  <ThriftAddress>127.0.0.1</ThriftAddress>
-  <ThriftPort>0</ThriftPort>
-  <CommitLogSync>batch</CommitLogSync>
-  <CommitLogSyncBatchWindowInMS>1.0</CommitLogSyncBatchWindowInMS>
-</Storage>
-"#;
 
 #[derive(Parser)]
 struct Cli {
@@ -50,7 +28,7 @@ async fn run(port: u16, extra: &[&str]) -> (String, Summary) {
 }
 
 fn config(dir: &Path) -> Config {
-    let text = CONFIG.replace("{dir}", &dir.display().to_string());
+    let text = support::config_text(dir, "batch");
     Config::from_xml(&text, dir, dir).unwrap()
 }
 

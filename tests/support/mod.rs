@@ -45,6 +45,13 @@ pub fn sync_elements(mode: &str) -> &'static str {
     }
 }
 
+/// The test storage-conf.xml with its data under `dir`, in commit-log `mode`.
+pub fn config_text(dir: &Path, mode: &str) -> String {
+    CONFIG
+        .replace("{dir}", &dir.display().to_string())
+        .replace("{sync}", sync_elements(mode))
+}
+
 /// A running `ilion serve` child process.
 pub struct ServerProcess {
     child: Child,
@@ -56,10 +63,7 @@ impl ServerProcess {
     /// Writes the test config into `dir` and starts the server on it.
     pub fn start_in(dir: &Path, mode: &str) -> ServerProcess {
         let config = dir.join("storage-conf.xml");
-        let text = CONFIG
-            .replace("{dir}", &dir.display().to_string())
-            .replace("{sync}", sync_elements(mode));
-        std::fs::write(&config, text).expect("write config");
+        std::fs::write(&config, config_text(dir, mode)).expect("write config");
         Self::start(&config)
     }
 
