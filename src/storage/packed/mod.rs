@@ -146,9 +146,9 @@ impl Packing {
         if key.len() < 4 || key[..4] == META_PREFIX {
             return Ok(None);
         }
-        let (_, len) = decode_row(self.partitioner, &key[4..])
-            .ok_or_else(|| corrupt("undecodable row key"))?;
-        Ok(Some(4 + len))
+        self.row_prefix_of(key)
+            .map(Some)
+            .ok_or_else(|| corrupt("undecodable row key"))
     }
 
     /// What the row `prefix` looks like on disk, from its first chunk (which exists
