@@ -26,6 +26,7 @@ mod schema;
 #[cfg(test)]
 mod schema_tests;
 mod splitter;
+pub mod wire;
 mod writer;
 
 // The compiler's output, committed byte for byte (scripts/gen-thrift.sh), so its lint

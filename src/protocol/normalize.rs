@@ -32,9 +32,10 @@ use thrift::protocol::{
     TStructIdentifier, TType,
 };
 
-use super::codec::{ttype, type_id, BinaryIn};
+use super::codec::BinaryIn;
 use super::generated::ConsistencyLevel;
 use super::schema::{Req, StructDef, Ty, Value};
+use super::wire::{ttype, type_id};
 
 /// Why arguments could not be normalized.
 #[derive(Debug)]

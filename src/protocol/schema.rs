@@ -6,6 +6,7 @@
 use std::mem::size_of;
 
 use super::generated as g;
+use super::wire::{T_BOOL, T_I32, T_I64, T_LIST, T_MAP, T_STRING, T_STRUCT};
 
 /// A field's declared type.
 #[derive(Debug, Clone, Copy)]
@@ -40,13 +41,13 @@ impl Ty {
     /// The binary-protocol type id this type travels as.
     pub(crate) fn wire(self) -> u8 {
         match self {
-            Ty::Bool => 2,
-            Ty::I32 | Ty::Cl => 8,
-            Ty::I64 => 10,
-            Ty::Str | Ty::Bin => 11,
-            Ty::Struct(_) => 12,
-            Ty::Map(..) => 13,
-            Ty::List(_) => 15,
+            Ty::Bool => T_BOOL,
+            Ty::I32 | Ty::Cl => T_I32,
+            Ty::I64 => T_I64,
+            Ty::Str | Ty::Bin => T_STRING,
+            Ty::Struct(_) => T_STRUCT,
+            Ty::Map(..) => T_MAP,
+            Ty::List(_) => T_LIST,
         }
     }
 }
