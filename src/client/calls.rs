@@ -11,7 +11,7 @@ use crate::protocol::wire::{
     CALL, EXCEPTION, REPLY, T_BOOL, T_I32, T_I64, T_LIST, T_MAP, T_STOP, T_STRING, T_STRUCT,
     VERSION_1, VERSION_MASK,
 };
-use crate::protocol::{BinaryIn, ConsistencyLevel};
+use crate::protocol::{methods, BinaryIn, ConsistencyLevel};
 use thrift::protocol::{TInputProtocol, TType};
 
 /// Nesting allowed when walking a reply (a KeySlice list is 6 deep at most).
@@ -71,9 +71,9 @@ impl Call<'_> {
     /// The IDL method name.
     pub fn method(&self) -> &'static str {
         match self {
-            Call::BatchInsert { .. } => "batch_insert",
-            Call::GetSlice { .. } => "get_slice",
-            Call::GetRangeSlices { .. } => "get_range_slices",
+            Call::BatchInsert { .. } => methods::BATCH_INSERT.name,
+            Call::GetSlice { .. } => methods::GET_SLICE.name,
+            Call::GetRangeSlices { .. } => methods::GET_RANGE_SLICES.name,
         }
     }
 }

@@ -21,6 +21,9 @@ mod codec;
 mod connection;
 mod dispatch;
 mod framing;
+#[cfg(test)]
+mod idl_text;
+pub mod methods;
 mod normalize;
 mod schema;
 #[cfg(test)]
@@ -38,6 +41,7 @@ pub use codec::BinaryIn;
 pub use connection::{Connection, ConnectionFactory, ReplyGate};
 pub use dispatch::process;
 pub use framing::{detect, Detection};
+pub use methods::{Method, Throws};
 pub use splitter::{MessageSpan, Split, Splitter};
 pub use writer::BinaryOut;
 
@@ -54,7 +58,8 @@ pub use thrift::{ApplicationError, ApplicationErrorKind, Error as ThriftError};
 
 use std::fmt;
 
-/// The E4 limits the wire enforces (server code copies them from `config::ThriftLimits`).
+/// The E4 limits the wire enforces; a node makes them from its configuration with
+/// `Limits::from(&config.limits)` (in `config::tuning`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Largest accepted frame length (the 4-byte prefix excluded), in bytes.
