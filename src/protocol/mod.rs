@@ -3,6 +3,10 @@
 //! E1/E2), a resumable splitter that finds message boundaries in a byte stream under the E4
 //! limits, and dispatch of one complete message onto the generated handler trait.
 //!
+//! Two things are written down once for the whole crate: the protocol's numbers (type ids,
+//! message types, the version word) in [`wire`], and the IDL's methods (name, arguments,
+//! `throws`, generated process function) in the table of [`methods`].
+//!
 //! A connection loop uses it like this:
 //! 1. [`detect`] on the first bytes gives the connection's [`Mode`] (or a [`Violation`]: close);
 //! 2. a [`Splitter`] for that mode is fed the growing input buffer and says when one whole
