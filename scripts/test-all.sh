@@ -3,8 +3,10 @@
 #   apt:  thrift-compiler (0.17), ruby, ruby-thrift, libthrift-java, a JDK
 #   pip:  thrift, thriftpy2, pytest
 #   npm:  thrift (into clients/node)
-# then: rustfmt, clippy, module borders, cargo tests, the release build, the Python suite
-# against the release binary, and the client suites. A missing tool is an error, never a
+# then: rustfmt, clippy, module borders, the check that src/protocol/generated.rs is the
+# Thrift compiler's output (the one step that needs the compiler; `cargo test` does not),
+# cargo tests, the release build, the Python suite against the release binary, and the client
+# suites. A missing tool is an error, never a
 # skipped test. .ci/run calls exactly this script.
 set -eu
 cd "$(dirname "$0")/.."
@@ -60,6 +62,8 @@ step "clippy"
 cargo clippy --all-targets -- -D warnings
 step "module borders"
 ./scripts/check-borders.sh
+step "generated code matches the IDL"
+./scripts/gen-thrift.sh --check
 step "cargo test (release)"
 cargo test --release
 step "release build"

@@ -62,11 +62,7 @@ pub fn open_db(config: &Config) -> Result<Arc<Db>> {
 pub fn server_settings(config: &Config) -> ServerSettings {
     let l = config.limits;
     ServerSettings {
-        limits: Limits {
-            max_frame_bytes: l.max_frame_bytes,
-            max_message_bytes: l.max_message_bytes,
-            max_depth: l.max_depth,
-        },
+        limits: Limits::from(&l),
         max_connections: l.max_connections,
         idle_timeout: Duration::from_secs(l.idle_timeout_secs),
         read_timeout: Duration::from_secs(l.read_timeout_secs),

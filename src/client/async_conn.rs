@@ -69,7 +69,7 @@ impl AsyncConnection {
         let limits = Limits {
             max_frame_bytes: MAX_REPLY_BYTES,
             max_message_bytes: MAX_REPLY_BYTES,
-            max_depth: 64,
+            ..Limits::default()
         };
         // Replies are always versioned, whatever the request's header was.
         let mode = Mode {

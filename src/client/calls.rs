@@ -7,21 +7,12 @@
 //! The bytes are the standard strict binary protocol of the 0.6 IDL (API 2.2.0), so any
 //! 0.6-API server understands them; the tests decode them with the generated server code.
 
-use crate::protocol::{BinaryIn, ConsistencyLevel};
+use crate::protocol::wire::{
+    CALL, EXCEPTION, REPLY, T_BOOL, T_I32, T_I64, T_LIST, T_MAP, T_STOP, T_STRING, T_STRUCT,
+    VERSION_1, VERSION_MASK,
+};
+use crate::protocol::{methods, BinaryIn, ConsistencyLevel};
 use thrift::protocol::{TInputProtocol, TType};
-
-const T_BOOL: u8 = 2;
-const T_I32: u8 = 8;
-const T_I64: u8 = 10;
-const T_STRING: u8 = 11;
-const T_STRUCT: u8 = 12;
-const T_MAP: u8 = 13;
-const T_LIST: u8 = 15;
-
-/// Message type ids in the versioned header's low byte.
-const CALL: u8 = 1;
-const REPLY: u8 = 2;
-const EXCEPTION: u8 = 3;
 
 /// Nesting allowed when walking a reply (a KeySlice list is 6 deep at most).
 const REPLY_DEPTH: usize = 64;
@@ -80,9 +71,9 @@ impl Call<'_> {
     /// The IDL method name.
     pub fn method(&self) -> &'static str {
         match self {
-            Call::BatchInsert { .. } => "batch_insert",
-            Call::GetSlice { .. } => "get_slice",
-            Call::GetRangeSlices { .. } => "get_range_slices",
+            Call::BatchInsert { .. } => methods::BATCH_INSERT.name,
+            Call::GetSlice { .. } => methods::GET_SLICE.name,
+            Call::GetRangeSlices { .. } => methods::GET_RANGE_SLICES.name,
         }
     }
 }
@@ -105,7 +96,7 @@ impl Out<'_> {
         self.0.extend_from_slice(b);
     }
     fn stop(&mut self) {
-        self.0.push(0);
+        self.0.push(T_STOP);
     }
     fn string_field(&mut self, id: i16, s: &[u8]) {
         self.field(T_STRING, id);
@@ -136,7 +127,7 @@ impl Out<'_> {
         self.string_field(1, b"");
         self.string_field(2, b"");
         self.field(T_BOOL, 3);
-        self.0.push(0);
+        self.0.push(u8::from(false));
         self.field(T_I32, 4);
         self.i32(count);
         self.stop();
@@ -159,7 +150,7 @@ pub fn encode(
         buf.extend_from_slice(&[0; 4]);
     }
     let mut o = Out(buf);
-    o.i32(0x8001_0000u32 as i32 | i32::from(CALL));
+    o.0.extend_from_slice(&(VERSION_1 | u32::from(CALL)).to_be_bytes());
     o.bytes(call.method().as_bytes());
     o.i32(seq);
     o.string_field(1, keyspace.as_bytes());
@@ -284,7 +275,7 @@ fn header(m: &[u8]) -> Result<Header<'_>, String> {
             .ok_or_else(|| "reply truncated in its header".to_string())
     };
     let word = be32(0)? as u32;
-    if word & 0xffff_0000 != 0x8001_0000 {
+    if word & VERSION_MASK != VERSION_1 {
         return Err(format!("reply header {word:#010x} is not versioned"));
     }
     let len = usize::try_from(be32(4)?).map_err(|_| "negative name length".to_string())?;

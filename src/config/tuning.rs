@@ -1,12 +1,25 @@
 //! The numeric knobs of storage-conf.xml: ilion's own `Thrift…` wire limits (spec E4) and
 //! 0.6's memory, disk and thread settings ([`Tuning`]). Each has a default and a lower
 //! bound; sizes and counts must be positive, because a zero buffer or thread pool would only
-//! ever mean a typo.
+//! ever mean a typo. The wire's [`Limits`] are made from [`ThriftLimits`] here and nowhere
+//! else.
 
 use super::raw::RawStorage;
 use super::values::{boolean, integer, positive_decimal};
 use super::{ThriftLimits, Tuning};
 use crate::error::{Error, Result};
+use crate::protocol::Limits;
+
+/// The limits the wire enforces, as configured.
+impl From<&ThriftLimits> for Limits {
+    fn from(l: &ThriftLimits) -> Limits {
+        Limits {
+            max_frame_bytes: l.max_frame_bytes,
+            max_message_bytes: l.max_message_bytes,
+            max_depth: l.max_depth,
+        }
+    }
+}
 
 /// ilion's wire limits (spec E4): positive integers, sizes in MiB, frame ≤ message.
 pub(super) fn limits(raw: &RawStorage) -> Result<ThriftLimits> {
@@ -149,4 +162,27 @@ pub(super) fn tuning(raw: &RawStorage) -> Result<Tuning> {
             false,
         )?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_limits_come_from_the_config() {
+        let l = ThriftLimits {
+            max_frame_bytes: 1 << 20,
+            max_message_bytes: 2 << 20,
+            max_depth: 7,
+            ..ThriftLimits::default()
+        };
+        let wire = Limits::from(&l);
+        assert_eq!(
+            (wire.max_frame_bytes, wire.max_message_bytes, wire.max_depth),
+            (1 << 20, 2 << 20, 7)
+        );
+        // The configuration's defaults and the wire's are written in two places; they may
+        // not differ.
+        assert_eq!(Limits::from(&ThriftLimits::default()), Limits::default());
+    }
 }

@@ -1,23 +1,8 @@
 //! The Thrift binary protocol over memory: [`BinaryIn`] reads one complete message from a
 //! byte slice, checking every length and count against the bytes actually left before it
-//! allocates anything, and [`BinaryOut`] writes into a `Vec<u8>`, always with the versioned
-//! message header (spec E3).
-//!
-//! Type ids and encoded sizes, shared with the splitter:
-//!
-//! | id | type   | encoding                         | smallest |
-//! |----|--------|----------------------------------|----------|
-//! | 2  | bool   | 1 byte, true when it is 1        | 1        |
-//! | 3  | byte   | 1 byte                           | 1        |
-//! | 4  | double | 8 bytes                          | 8        |
-//! | 6  | i16    | 2 bytes big-endian               | 2        |
-//! | 8  | i32    | 4 bytes big-endian               | 4        |
-//! | 10 | i64    | 8 bytes big-endian               | 8        |
-//! | 11 | string | i32 length, bytes                | 4        |
-//! | 12 | struct | (type, i16 id, value)*, 0        | 1        |
-//! | 13 | map    | key type, value type, i32 count  | 6        |
-//! | 14 | set    | element type, i32 count          | 5        |
-//! | 15 | list   | element type, i32 count          | 5        |
+//! allocates anything, and [`BinaryOut`](super::BinaryOut) writes into a `Vec<u8>`, always
+//! with the versioned message header (spec E3). Type ids, their sizes and the header word are
+//! in [`wire`](super::wire).
 
 use thrift::protocol::{
     TFieldIdentifier, TInputProtocol, TListIdentifier, TMapIdentifier, TMessageIdentifier,
@@ -25,69 +10,7 @@ use thrift::protocol::{
 };
 use thrift::{ProtocolError, ProtocolErrorKind};
 
-/// Versioned header word: version 1 in the top half, the message type in the low byte.
-pub(crate) const VERSION_1: u32 = 0x8001_0000;
-/// The half-word that must be there when the top bit is set.
-pub(crate) const VERSION_MASK: u32 = 0xffff_0000;
-
-/// The type for a wire type id, `None` for ids the binary protocol does not define
-/// (0 = stop is not a value type).
-pub(crate) fn ttype(id: u8) -> Option<TType> {
-    Some(match id {
-        2 => TType::Bool,
-        3 => TType::I08,
-        4 => TType::Double,
-        6 => TType::I16,
-        8 => TType::I32,
-        10 => TType::I64,
-        11 => TType::String,
-        12 => TType::Struct,
-        13 => TType::Map,
-        14 => TType::Set,
-        15 => TType::List,
-        _ => return None,
-    })
-}
-
-/// The wire id of a value type (the inverse of [`ttype`]; 0 for anything else).
-pub(crate) fn type_id(t: TType) -> u8 {
-    match t {
-        TType::Bool => 2,
-        TType::I08 => 3,
-        TType::Double => 4,
-        TType::I16 => 6,
-        TType::I32 => 8,
-        TType::I64 => 10,
-        TType::String => 11,
-        TType::Struct => 12,
-        TType::Map => 13,
-        TType::Set => 14,
-        TType::List => 15,
-        _ => 0,
-    }
-}
-
-/// The exact size of a fixed-size value, `None` for strings, structs and containers.
-pub(crate) fn fixed_size(id: u8) -> Option<usize> {
-    match id {
-        2 | 3 => Some(1),
-        6 => Some(2),
-        8 => Some(4),
-        4 | 10 => Some(8),
-        _ => None,
-    }
-}
-
-/// The fewest bytes a value of this type can take (for container-count checks).
-pub(crate) fn min_size(id: u8) -> usize {
-    match id {
-        11 => 4,
-        12 => 1,
-        13 => 6,
-        14 | 15 => 5,
-        _ => fixed_size(id).unwrap_or(1),
-    }
-}
+use super::wire::{fixed_size, min_size, ttype, type_id, T_STOP, VERSION_1, VERSION_MASK};
 
 /// A protocol error as the generated code expects to see it.
 pub(crate) fn perr(kind: ProtocolErrorKind, message: impl Into<String>) -> thrift::Error {
@@ -240,7 +163,7 @@ impl TInputProtocol for BinaryIn<'_> {
 
     fn read_field_begin(&mut self) -> thrift::Result<TFieldIdentifier> {
         let [id] = self.array::<1>()?;
-        if id == 0 {
+        if id == T_STOP {
             return Ok(
                 TFieldIdentifier::new::<Option<String>, String, Option<i16>>(
                     None,

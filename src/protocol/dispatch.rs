@@ -20,47 +20,15 @@ use thrift::protocol::{TInputProtocol, TMessageIdentifier, TMessageType, TOutput
 use thrift::{ApplicationError, ApplicationErrorKind};
 
 use super::codec::BinaryIn;
-use super::generated::{CassandraSyncHandler, TCassandraProcessFunctions as P};
+use super::generated::CassandraSyncHandler;
+use super::methods;
 use super::normalize::{normalize_struct, NormError, Pass};
 use super::writer::{BinaryOut, Discard};
-use super::{schema, Limits, Mode, Violation};
+use super::{Limits, Mode, Violation};
 
 /// Decoded arguments may take this many bytes of memory per byte of the message limit
 /// (256 MiB for 16 MiB). Real requests stay under ~6; a list of empty structs would be ~200.
 const DECODED_PER_MESSAGE_BYTE: u64 = 16;
-
-/// A generated per-method process function.
-type ProcessFn<H> =
-    fn(&H, i32, &mut dyn TInputProtocol, &mut dyn TOutputProtocol) -> thrift::Result<()>;
-
-/// The generated process function for `method`.
-fn process_fn<H: CassandraSyncHandler>(method: &str) -> Option<ProcessFn<H>> {
-    let f: ProcessFn<H> = match method {
-        "login" => P::process_login,
-        "get" => P::process_get,
-        "get_slice" => P::process_get_slice,
-        "multiget" => P::process_multiget,
-        "multiget_slice" => P::process_multiget_slice,
-        "get_count" => P::process_get_count,
-        "get_range_slice" => P::process_get_range_slice,
-        "get_range_slices" => P::process_get_range_slices,
-        "insert" => P::process_insert,
-        "batch_insert" => P::process_batch_insert,
-        "remove" => P::process_remove,
-        "batch_mutate" => P::process_batch_mutate,
-        "get_string_property" => P::process_get_string_property,
-        "get_string_list_property" => P::process_get_string_list_property,
-        "describe_keyspaces" => P::process_describe_keyspaces,
-        "describe_cluster_name" => P::process_describe_cluster_name,
-        "describe_version" => P::process_describe_version,
-        "describe_ring" => P::process_describe_ring,
-        "describe_partitioner" => P::process_describe_partitioner,
-        "describe_keyspace" => P::process_describe_keyspace,
-        "describe_splits" => P::process_describe_splits,
-        _ => return None,
-    };
-    Some(f)
-}
 
 fn wire(e: thrift::Error) -> Violation {
     Violation::Malformed(e.to_string())
@@ -86,10 +54,11 @@ pub fn process<H: CassandraSyncHandler>(
     let (name, seq) = (ident.name.as_str(), ident.sequence_number);
     let fail = |kind, why: String| exception(reply(), name, seq, kind, why);
 
-    let (Some(args), Some(run)) = (schema::method(name), process_fn::<H>(name)) else {
+    let Some((method, run)) = methods::lookup::<H>(name) else {
         let why = format!("Invalid method name: '{name}'");
         return fail(ApplicationErrorKind::UnknownMethod, why);
     };
+    let args = method.args;
     // First a read-only pass: checks, charges the memory budget and notes whether the
     // arguments need rewriting at all (a stock client's never do).
     let args_at = inp.position();

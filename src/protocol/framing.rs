@@ -14,7 +14,13 @@
 //! 1.1 GB name length) and TLS (`16 03 01 ..` reads as a 369 MB frame) at once, without
 //! waiting for bytes that will never come.
 
+use super::wire::VERSION_1;
 use super::{Limits, Mode, Violation};
+
+/// The versioned header word's first byte (the top bit: negative as a length).
+const VERSIONED: u8 = VERSION_1.to_be_bytes()[0];
+/// Its second byte: the protocol version.
+const VERSION: u8 = VERSION_1.to_be_bytes()[1];
 
 /// What the first bytes of a connection say.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,19 +38,19 @@ pub fn detect(first: &[u8], limits: &Limits) -> Detection {
     let Some(&b0) = first.first() else {
         return Detection::NeedMore;
     };
-    if b0 == 0x80 {
+    if b0 == VERSIONED {
         return match first.get(1) {
             None => Detection::NeedMore,
-            Some(0x01) => Detection::Mode(Mode {
+            Some(&VERSION) => Detection::Mode(Mode {
                 framed: false,
                 strict: true,
             }),
-            Some(&v) => {
-                Detection::Reject(Violation::BadVersion(u32::from_be_bytes([0x80, v, 0, 0])))
-            }
+            Some(&v) => Detection::Reject(Violation::BadVersion(u32::from_be_bytes([
+                VERSIONED, v, 0, 0,
+            ]))),
         };
     }
-    if b0 > 0x80 {
+    if b0 > VERSIONED {
         return Detection::Reject(Violation::NotThrift(format!(
             "first byte {b0:#04x} is a negative length or a bad version"
         )));
@@ -54,10 +60,10 @@ pub fn detect(first: &[u8], limits: &Limits) -> Detection {
     };
     let len = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
     let (mode, limit) = match b4 {
-        0x80 | 0x00 => (
+        VERSIONED | 0x00 => (
             Mode {
                 framed: true,
-                strict: b4 == 0x80,
+                strict: b4 == VERSIONED,
             },
             limits.max_frame_bytes.min(limits.max_message_bytes),
         ),

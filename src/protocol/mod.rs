@@ -3,6 +3,10 @@
 //! E1/E2), a resumable splitter that finds message boundaries in a byte stream under the E4
 //! limits, and dispatch of one complete message onto the generated handler trait.
 //!
+//! Two things are written down once for the whole crate: the protocol's numbers (type ids,
+//! message types, the version word) in [`wire`], and the IDL's methods (name, arguments,
+//! `throws`, generated process function) in the table of [`methods`].
+//!
 //! A connection loop uses it like this:
 //! 1. [`detect`] on the first bytes gives the connection's [`Mode`] (or a [`Violation`]: close);
 //! 2. a [`Splitter`] for that mode is fed the growing input buffer and says when one whole
@@ -21,11 +25,15 @@ mod codec;
 mod connection;
 mod dispatch;
 mod framing;
+#[cfg(test)]
+mod idl_text;
+pub mod methods;
 mod normalize;
 mod schema;
 #[cfg(test)]
 mod schema_tests;
 mod splitter;
+pub mod wire;
 mod writer;
 
 // The compiler's output, committed byte for byte (scripts/gen-thrift.sh), so its lint
@@ -37,6 +45,7 @@ pub use codec::BinaryIn;
 pub use connection::{Connection, ConnectionFactory, ReplyGate};
 pub use dispatch::process;
 pub use framing::{detect, Detection};
+pub use methods::{Method, Throws};
 pub use splitter::{MessageSpan, Split, Splitter};
 pub use writer::BinaryOut;
 
@@ -53,7 +62,8 @@ pub use thrift::{ApplicationError, ApplicationErrorKind, Error as ThriftError};
 
 use std::fmt;
 
-/// The E4 limits the wire enforces (server code copies them from `config::ThriftLimits`).
+/// The E4 limits the wire enforces; a node makes them from its configuration with
+/// `Limits::from(&config.limits)` (in `config::tuning`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Largest accepted frame length (the 4-byte prefix excluded), in bytes.

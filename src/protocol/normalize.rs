@@ -32,9 +32,10 @@ use thrift::protocol::{
     TStructIdentifier, TType,
 };
 
-use super::codec::{ttype, type_id, BinaryIn};
+use super::codec::BinaryIn;
 use super::generated::ConsistencyLevel;
 use super::schema::{Req, StructDef, Ty, Value};
+use super::wire::{ttype, type_id};
 
 /// Why arguments could not be normalized.
 #[derive(Debug)]
@@ -251,7 +252,7 @@ fn copy_value<O: TOutputProtocol>(
 mod tests {
     use super::super::generated::{CassandraSyncClient, TCassandraSyncClient};
     use super::super::writer::Discard;
-    use super::super::{schema, ColumnParent, KeyRange, SlicePredicate, SliceRange};
+    use super::super::{methods, ColumnParent, KeyRange, SlicePredicate, SliceRange};
     use super::*;
     use thrift::protocol::{TBinaryInputProtocol, TBinaryOutputProtocol};
 
@@ -275,7 +276,7 @@ mod tests {
         let mut inp = BinaryIn::new(&bytes, 64);
         let name = inp.read_message_begin().unwrap().name;
         let mut pass = Pass::new(u64::MAX);
-        let def = schema::method(&name).unwrap();
+        let def = methods::find(&name).unwrap().args;
         normalize_struct(&mut inp, def, &mut Discard, &mut pass).unwrap();
         pass.rewrite
     }

@@ -1,11 +1,13 @@
-//! The request half of `idl/cassandra.thrift` as data: every method's arguments and every
-//! struct they can reach, with field ids, wire types, requiredness and defaults. The
-//! normalizer walks arguments with it the way the 0.6 Java code read them. A test compares
-//! it with the IDL through `thrift -gen json`, so the two cannot drift apart.
+//! The request half of `idl/cassandra.thrift` as data: the types of fields, and every struct a
+//! method's arguments can reach, with field ids, wire types, requiredness and defaults. The
+//! arguments themselves are rows of the method table (`methods`); the normalizer walks them
+//! with these definitions the way the 0.6 Java code read them. A test reads the IDL text and
+//! compares, so the two cannot drift apart.
 
 use std::mem::size_of;
 
 use super::generated as g;
+use super::wire::{T_BOOL, T_I32, T_I64, T_LIST, T_MAP, T_STRING, T_STRUCT};
 
 /// A field's declared type.
 #[derive(Debug, Clone, Copy)]
@@ -40,13 +42,13 @@ impl Ty {
     /// The binary-protocol type id this type travels as.
     pub(crate) fn wire(self) -> u8 {
         match self {
-            Ty::Bool => 2,
-            Ty::I32 | Ty::Cl => 8,
-            Ty::I64 => 10,
-            Ty::Str | Ty::Bin => 11,
-            Ty::Struct(_) => 12,
-            Ty::Map(..) => 13,
-            Ty::List(_) => 15,
+            Ty::Bool => T_BOOL,
+            Ty::I32 | Ty::Cl => T_I32,
+            Ty::I64 => T_I64,
+            Ty::Str | Ty::Bin => T_STRING,
+            Ty::Struct(_) => T_STRUCT,
+            Ty::Map(..) => T_MAP,
+            Ty::List(_) => T_LIST,
         }
     }
 }
@@ -86,7 +88,13 @@ pub(crate) struct StructDef {
     pub size: usize,
 }
 
-const fn field(id: i16, name: &'static str, ty: Ty, req: Req, default: Option<Value>) -> FieldDef {
+pub(super) const fn field(
+    id: i16,
+    name: &'static str,
+    ty: Ty,
+    req: Req,
+    default: Option<Value>,
+) -> FieldDef {
     FieldDef {
         id,
         name,
@@ -96,20 +104,21 @@ const fn field(id: i16, name: &'static str, ty: Ty, req: Req, default: Option<Va
     }
 }
 
-const fn req(id: i16, name: &'static str, ty: Ty) -> FieldDef {
+pub(super) const fn req(id: i16, name: &'static str, ty: Ty) -> FieldDef {
     field(id, name, ty, Req::Required, None)
 }
 
-const fn opt(id: i16, name: &'static str, ty: Ty) -> FieldDef {
+pub(super) const fn opt(id: i16, name: &'static str, ty: Ty) -> FieldDef {
     field(id, name, ty, Req::Optional, None)
 }
 
 /// `consistency_level = ConsistencyLevel.ONE` at argument `id`, required unless `req` says.
-const fn cl(id: i16, req: Req) -> FieldDef {
+pub(super) const fn cl(id: i16, req: Req) -> FieldDef {
     field(id, "consistency_level", Ty::Cl, req, Some(Value::I32(1)))
 }
 
-const REQ: Req = Req::Required;
+/// Shorthand for the IDL's `required`.
+pub(super) const REQ: Req = Req::Required;
 
 static COLUMN: StructDef = StructDef {
     name: "Column",
@@ -130,7 +139,7 @@ static SUPER_COLUMN: StructDef = StructDef {
     ],
 };
 
-static COSC: StructDef = StructDef {
+pub(super) static COSC: StructDef = StructDef {
     name: "ColumnOrSuperColumn",
     size: size_of::<g::ColumnOrSuperColumn>(),
     fields: &[
@@ -139,7 +148,7 @@ static COSC: StructDef = StructDef {
     ],
 };
 
-static COLUMN_PARENT: StructDef = StructDef {
+pub(super) static COLUMN_PARENT: StructDef = StructDef {
     name: "ColumnParent",
     size: size_of::<g::ColumnParent>(),
     fields: &[
@@ -148,7 +157,7 @@ static COLUMN_PARENT: StructDef = StructDef {
     ],
 };
 
-static COLUMN_PATH: StructDef = StructDef {
+pub(super) static COLUMN_PATH: StructDef = StructDef {
     name: "ColumnPath",
     size: size_of::<g::ColumnPath>(),
     fields: &[
@@ -169,7 +178,7 @@ static SLICE_RANGE: StructDef = StructDef {
     ],
 };
 
-static SLICE_PREDICATE: StructDef = StructDef {
+pub(super) static SLICE_PREDICATE: StructDef = StructDef {
     name: "SlicePredicate",
     size: size_of::<g::SlicePredicate>(),
     fields: &[
@@ -178,7 +187,7 @@ static SLICE_PREDICATE: StructDef = StructDef {
     ],
 };
 
-static KEY_RANGE: StructDef = StructDef {
+pub(super) static KEY_RANGE: StructDef = StructDef {
     name: "KeyRange",
     size: size_of::<g::KeyRange>(),
     fields: &[
@@ -200,7 +209,7 @@ static DELETION: StructDef = StructDef {
     ],
 };
 
-static MUTATION: StructDef = StructDef {
+pub(super) static MUTATION: StructDef = StructDef {
     name: "Mutation",
     size: size_of::<g::Mutation>(),
     fields: &[
@@ -209,202 +218,15 @@ static MUTATION: StructDef = StructDef {
     ],
 };
 
-static AUTH_REQUEST: StructDef = StructDef {
+pub(super) static AUTH_REQUEST: StructDef = StructDef {
     name: "AuthenticationRequest",
     size: size_of::<g::AuthenticationRequest>(),
     fields: &[req(1, "credentials", Ty::Map(&Ty::Str, &Ty::Str))],
 };
 
-const KEYSPACE: FieldDef = req(1, "keyspace", Ty::Str);
-const KEY: FieldDef = req(2, "key", Ty::Str);
-const KEYS: FieldDef = req(2, "keys", Ty::List(&Ty::Str));
-
-/// Every method of the service, in IDL order.
-pub(crate) static METHODS: &[StructDef] = &[
-    StructDef {
-        name: "login_args",
-        size: 0,
-        fields: &[KEYSPACE, req(2, "auth_request", Ty::Struct(&AUTH_REQUEST))],
-    },
-    StructDef {
-        name: "get_args",
-        size: 0,
-        fields: &[
-            KEYSPACE,
-            KEY,
-            req(3, "column_path", Ty::Struct(&COLUMN_PATH)),
-            cl(4, REQ),
-        ],
-    },
-    StructDef {
-        name: "get_slice_args",
-        size: 0,
-        fields: &[
-            KEYSPACE,
-            KEY,
-            req(3, "column_parent", Ty::Struct(&COLUMN_PARENT)),
-            req(4, "predicate", Ty::Struct(&SLICE_PREDICATE)),
-            cl(5, REQ),
-        ],
-    },
-    StructDef {
-        name: "multiget_args",
-        size: 0,
-        fields: &[
-            KEYSPACE,
-            KEYS,
-            req(3, "column_path", Ty::Struct(&COLUMN_PATH)),
-            cl(4, REQ),
-        ],
-    },
-    StructDef {
-        name: "multiget_slice_args",
-        size: 0,
-        fields: &[
-            KEYSPACE,
-            KEYS,
-            req(3, "column_parent", Ty::Struct(&COLUMN_PARENT)),
-            req(4, "predicate", Ty::Struct(&SLICE_PREDICATE)),
-            cl(5, REQ),
-        ],
-    },
-    StructDef {
-        name: "get_count_args",
-        size: 0,
-        fields: &[
-            KEYSPACE,
-            KEY,
-            req(3, "column_parent", Ty::Struct(&COLUMN_PARENT)),
-            cl(4, REQ),
-        ],
-    },
-    StructDef {
-        name: "get_range_slice_args",
-        size: 0,
-        fields: &[
-            KEYSPACE,
-            req(2, "column_parent", Ty::Struct(&COLUMN_PARENT)),
-            req(3, "predicate", Ty::Struct(&SLICE_PREDICATE)),
-            field(4, "start_key", Ty::Str, REQ, Some(Value::Str(""))),
-            field(5, "finish_key", Ty::Str, REQ, Some(Value::Str(""))),
-            field(6, "row_count", Ty::I32, REQ, Some(Value::I32(100))),
-            cl(7, REQ),
-        ],
-    },
-    StructDef {
-        name: "get_range_slices_args",
-        size: 0,
-        fields: &[
-            KEYSPACE,
-            req(2, "column_parent", Ty::Struct(&COLUMN_PARENT)),
-            req(3, "predicate", Ty::Struct(&SLICE_PREDICATE)),
-            req(4, "range", Ty::Struct(&KEY_RANGE)),
-            cl(5, REQ),
-        ],
-    },
-    StructDef {
-        name: "insert_args",
-        size: 0,
-        fields: &[
-            KEYSPACE,
-            KEY,
-            req(3, "column_path", Ty::Struct(&COLUMN_PATH)),
-            req(4, "value", Ty::Bin),
-            req(5, "timestamp", Ty::I64),
-            cl(6, REQ),
-        ],
-    },
-    StructDef {
-        name: "batch_insert_args",
-        size: 0,
-        fields: &[
-            KEYSPACE,
-            KEY,
-            req(3, "cfmap", Ty::Map(&Ty::Str, &Ty::List(&Ty::Struct(&COSC)))),
-            cl(4, REQ),
-        ],
-    },
-    StructDef {
-        name: "remove_args",
-        size: 0,
-        fields: &[
-            KEYSPACE,
-            KEY,
-            req(3, "column_path", Ty::Struct(&COLUMN_PATH)),
-            req(4, "timestamp", Ty::I64),
-            cl(5, Req::Default),
-        ],
-    },
-    StructDef {
-        name: "batch_mutate_args",
-        size: 0,
-        fields: &[
-            KEYSPACE,
-            req(
-                2,
-                "mutation_map",
-                Ty::Map(
-                    &Ty::Str,
-                    &Ty::Map(&Ty::Str, &Ty::List(&Ty::Struct(&MUTATION))),
-                ),
-            ),
-            cl(3, REQ),
-        ],
-    },
-    StructDef {
-        name: "get_string_property_args",
-        size: 0,
-        fields: &[req(1, "property", Ty::Str)],
-    },
-    StructDef {
-        name: "get_string_list_property_args",
-        size: 0,
-        fields: &[req(1, "property", Ty::Str)],
-    },
-    StructDef {
-        name: "describe_keyspaces_args",
-        size: 0,
-        fields: &[],
-    },
-    StructDef {
-        name: "describe_cluster_name_args",
-        size: 0,
-        fields: &[],
-    },
-    StructDef {
-        name: "describe_version_args",
-        size: 0,
-        fields: &[],
-    },
-    StructDef {
-        name: "describe_ring_args",
-        size: 0,
-        fields: &[KEYSPACE],
-    },
-    StructDef {
-        name: "describe_partitioner_args",
-        size: 0,
-        fields: &[],
-    },
-    StructDef {
-        name: "describe_keyspace_args",
-        size: 0,
-        fields: &[KEYSPACE],
-    },
-    StructDef {
-        name: "describe_splits_args",
-        size: 0,
-        fields: &[
-            req(1, "start_token", Ty::Str),
-            req(2, "end_token", Ty::Str),
-            req(3, "keys_per_split", Ty::I32),
-        ],
-    },
-];
-
-/// The arguments of method `name`, `None` for a name the service does not have.
-pub(crate) fn method(name: &str) -> Option<&'static StructDef> {
-    METHODS
-        .iter()
-        .find(|m| m.name.strip_suffix("_args") == Some(name))
-}
+/// `1: required string keyspace`, the first argument of most methods.
+pub(super) const KEYSPACE: FieldDef = req(1, "keyspace", Ty::Str);
+/// `2: required string key`.
+pub(super) const KEY: FieldDef = req(2, "key", Ty::Str);
+/// `2: required list<string> keys`.
+pub(super) const KEYS: FieldDef = req(2, "keys", Ty::List(&Ty::Str));

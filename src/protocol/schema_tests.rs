@@ -1,122 +1,178 @@
-//! Keeps `schema.rs` honest: the Thrift compiler's JSON description of the IDL must list the
-//! same methods, and every argument and reachable struct field with the same id, name, type,
-//! requiredness and default. Like tests/generated_code.rs it needs the Thrift compiler.
+//! Keeps the method table and `schema.rs` honest: `idl/cassandra.thrift`, read as text, must
+//! list the same methods in the same order with the same `throws` clauses, and every argument
+//! and reachable struct field with the same id, name, type, requiredness and default. No
+//! Thrift compiler is needed; scripts/test-all.sh checks `generated.rs` against the compiler.
 
-use std::process::Command;
+use super::idl_text::{parse, Field, Idl, Literal, Type};
+use super::methods::{find, Throws, METHODS};
+use super::schema::{Req, StructDef, Ty, Value};
 
-use serde_json::Value as Json;
-
-use super::schema::{Req, StructDef, Ty, Value, METHODS};
-
-fn idl_as_json() -> Json {
-    let idl = concat!(env!("CARGO_MANIFEST_DIR"), "/idl/cassandra.thrift");
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let run = Command::new("thrift")
-        .args(["-gen", "json", "-out"])
-        .arg(dir.path())
-        .arg(idl)
-        .output()
-        .expect("the Thrift compiler is missing: install the Debian package thrift-compiler");
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let text = std::fs::read_to_string(dir.path().join("cassandra.json")).expect("json output");
-    serde_json::from_str(&text).expect("valid json")
+fn idl() -> Idl {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/idl/cassandra.thrift");
+    parse(&std::fs::read_to_string(path).expect("read idl/cassandra.thrift"))
 }
 
-/// Compares a declared type with the JSON `type` description (`id` is its typeId).
-fn same_type(ty: Ty, id: &Json, detail: Option<&Json>, structs: &Json, at: &str) {
-    let want = match ty {
-        Ty::Bool => "bool",
-        Ty::I32 | Ty::Cl => "i32",
-        Ty::I64 => "i64",
-        Ty::Str => "string",
-        Ty::Bin => "binary",
-        Ty::Struct(_) => "struct",
-        Ty::List(_) => "list",
-        Ty::Map(..) => "map",
-    };
-    assert_eq!(id, want, "{at}: type");
-    let detail = || detail.unwrap_or_else(|| panic!("{at}: no type detail"));
+/// Compares a declared type with the IDL's.
+fn same_type(ty: Ty, idl_ty: &Type, idl: &Idl, at: &str) {
+    let named = |want: &str| assert_eq!(idl_ty, &Type::Named(want.into()), "{at}: type");
     match ty {
+        Ty::Bool => named("bool"),
+        Ty::I32 => named("i32"),
+        Ty::I64 => named("i64"),
+        Ty::Str => named("string"),
+        Ty::Bin => named("binary"),
+        Ty::Cl => {
+            named("ConsistencyLevel");
+            assert!(idl.enums.contains_key("ConsistencyLevel"), "{at}: an enum");
+        }
         Ty::Struct(def) => {
-            assert_eq!(detail()["class"], def.name, "{at}: struct");
-            let found = structs
-                .as_array()
-                .and_then(|all| all.iter().find(|s| s["name"] == def.name));
-            same_struct(def, &found.expect("struct in IDL")["fields"], structs);
+            named(def.name);
+            let found = idl.structs.get(def.name);
+            let (exception, fields) = found.unwrap_or_else(|| panic!("{at}: struct in IDL"));
+            assert!(!exception, "{at}: {} is an exception", def.name);
+            same_struct(def, fields, idl);
         }
         Ty::List(elem) => {
-            let d = detail();
-            same_type(*elem, &d["elemTypeId"], d.get("elemType"), structs, at);
+            let Type::List(idl_elem) = idl_ty else {
+                panic!("{at}: not a list: {idl_ty:?}");
+            };
+            same_type(*elem, idl_elem, idl, at);
         }
         Ty::Map(k, v) => {
-            let d = detail();
-            same_type(*k, &d["keyTypeId"], d.get("keyType"), structs, at);
-            same_type(*v, &d["valueTypeId"], d.get("valueType"), structs, at);
+            let Type::Map(idl_k, idl_v) = idl_ty else {
+                panic!("{at}: not a map: {idl_ty:?}");
+            };
+            same_type(*k, idl_k, idl, at);
+            same_type(*v, idl_v, idl, at);
         }
-        _ => {}
     }
 }
 
-fn same_struct(def: &StructDef, fields: &Json, structs: &Json) {
-    let fields = fields.as_array().expect("field list");
+fn same_struct(def: &StructDef, fields: &[Field], idl: &Idl) {
     assert_eq!(fields.len(), def.fields.len(), "{}: field count", def.name);
     assert!(def.fields.len() <= 8, "normalize tracks at most 8 fields");
     for (f, j) in def.fields.iter().zip(fields) {
         let at = format!("{}.{}", def.name, f.name);
-        assert_eq!(j["key"], f.id, "{at}: id");
-        assert_eq!(j["name"], f.name, "{at}: name");
+        assert_eq!(j.id, i64::from(f.id), "{at}: id");
+        assert_eq!(j.name, f.name, "{at}: name");
         let req = match f.req {
-            Req::Required => "required",
-            Req::Optional => "optional",
-            Req::Default => "req_out",
+            Req::Required => Some("required"),
+            Req::Optional => Some("optional"),
+            Req::Default => None,
         };
-        assert_eq!(j["required"], req, "{at}: requiredness");
-        let default = match f.default {
-            None => Json::Null,
-            Some(Value::Bool(b)) => Json::from(i32::from(b)),
-            Some(Value::I32(n)) => Json::from(n),
-            Some(Value::Str(s)) => Json::from(s),
-        };
-        assert_eq!(
-            j.get("default").unwrap_or(&Json::Null),
-            &default,
-            "{at}: default"
-        );
+        assert_eq!(j.req.as_deref(), req, "{at}: requiredness");
+        let idl_default = j.default.as_ref().map(|d| match d {
+            Literal::Ident(name) => Literal::Int(
+                idl.enum_value(name)
+                    .unwrap_or_else(|| panic!("{at}: unknown constant {name}")),
+            ),
+            other => other.clone(),
+        });
+        let default = f.default.map(|d| match d {
+            Value::Bool(b) => Literal::Int(i64::from(b)),
+            Value::I32(n) => Literal::Int(i64::from(n)),
+            Value::Str(s) => Literal::Str(s.to_string()),
+        });
+        assert_eq!(idl_default, default, "{at}: default");
         // Every default-requiredness field needs a default, or the generated Rust would
         // demand it while Java did not.
         assert!(
             f.req != Req::Default || f.default.is_some(),
             "{at}: no default"
         );
-        same_type(f.ty, &j["typeId"], j.get("type"), structs, &at);
+        same_type(f.ty, &j.ty, idl, &at);
+    }
+}
+
+/// The flags a `throws` clause amounts to; every exception in it must be one the table knows.
+fn throws_of(clause: &[Field], idl: &Idl, at: &str) -> Throws {
+    let mut t = Throws {
+        invalid_request: false,
+        not_found: false,
+        unavailable: false,
+        timed_out: false,
+        authentication: false,
+        authorization: false,
+    };
+    for f in clause {
+        let Type::Named(name) = &f.ty else {
+            panic!("{at}: throws a {:?}", f.ty);
+        };
+        assert!(
+            matches!(idl.structs.get(name), Some((true, _))),
+            "{at}: {name} is not an exception"
+        );
+        let flag = match name.as_str() {
+            "InvalidRequestException" => &mut t.invalid_request,
+            "NotFoundException" => &mut t.not_found,
+            "UnavailableException" => &mut t.unavailable,
+            "TimedOutException" => &mut t.timed_out,
+            "AuthenticationException" => &mut t.authentication,
+            "AuthorizationException" => &mut t.authorization,
+            other => panic!("{at}: the method table has no flag for {other}"),
+        };
+        assert!(!*flag, "{at}: {name} twice");
+        *flag = true;
+    }
+    t
+}
+
+#[test]
+fn method_table_matches_the_idl() {
+    let idl = idl();
+    assert_eq!(idl.functions.len(), METHODS.len(), "method count");
+    assert_eq!(idl.functions.len(), 21);
+    for (m, f) in METHODS.iter().zip(&idl.functions) {
+        assert_eq!(m.name, f.name, "method order");
+        assert_eq!(m.args.name, format!("{}_args", f.name));
+        assert_eq!(
+            m.throws,
+            throws_of(&f.throws, &idl, m.name),
+            "{}: throws",
+            m.name
+        );
+        same_struct(m.args, &f.args, &idl);
     }
 }
 
 #[test]
-fn schema_matches_the_idl() {
-    let idl = idl_as_json();
-    let functions = idl["services"][0]["functions"]
-        .as_array()
-        .expect("functions");
-    assert_eq!(functions.len(), METHODS.len(), "method count");
-    assert_eq!(functions.len(), 21);
-    for (def, f) in METHODS.iter().zip(functions) {
-        let name = f["name"].as_str().expect("method name");
-        assert_eq!(def.name, format!("{name}_args"));
-        same_struct(def, &f["arguments"], &idl["structs"]);
-    }
+fn the_reader_sees_what_the_idl_says() {
+    // A few facts read by eye, so that a reader that lost things could not pass the test above.
+    let idl = idl();
+    assert_eq!(idl.enum_value("ConsistencyLevel.ONE"), Some(1));
+    assert_eq!(idl.enum_value("ConsistencyLevel.ANY"), Some(6));
+    let remove = &idl.functions[10];
+    assert_eq!(remove.name, "remove");
+    assert_eq!(remove.args[4].name, "consistency_level");
+    assert_eq!(remove.args[4].req, None);
+    assert_eq!(remove.throws.len(), 3);
+    let (exception, fields) = &idl.structs["KeyRange"];
+    assert!(!exception);
+    assert_eq!(fields[4].default, Some(Literal::Int(100)));
+    assert!(idl.structs["NotFoundException"].0);
+    let splits = &idl.functions[20];
+    assert_eq!(splits.name, "describe_splits");
+    assert!(splits.throws.is_empty());
+}
+
+#[test]
+fn a_changed_idl_is_noticed() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/idl/cassandra.thrift"))
+            .expect("read the IDL");
+    let changed = text.replace("5: required i32 count = 100", "5: required i32 count = 50");
+    assert_ne!(changed, text, "the KeyRange line moved; update this test");
+    let run = std::panic::catch_unwind(|| {
+        let idl = parse(&changed);
+        let m = find("get_range_slices").expect("get_range_slices");
+        same_struct(m.args, &idl.functions[7].args, &idl);
+    });
+    assert!(run.is_err(), "a changed default went unnoticed");
 }
 
 #[test]
 fn method_lookup() {
-    assert_eq!(
-        super::schema::method("get").map(|m| m.name),
-        Some("get_args")
-    );
-    assert!(super::schema::method("get_args").is_none());
-    assert!(super::schema::method("set_keyspace").is_none());
+    assert_eq!(find("get").map(|m| m.args.name), Some("get_args"));
+    assert!(find("get_args").is_none());
+    assert!(find("set_keyspace").is_none());
 }

@@ -15,14 +15,11 @@
 
 use std::ops::Range;
 
-use super::codec::{fixed_size, min_size, ttype, VERSION_1, VERSION_MASK};
+use super::wire::{
+    fixed_size, min_size, ttype, T_LIST, T_MAP, T_SET, T_STOP, T_STRING, T_STRUCT, VERSION_1,
+    VERSION_MASK,
+};
 use super::{Limits, Mode, Violation};
-
-const STRING: u8 = 11;
-const STRUCT: u8 = 12;
-const MAP: u8 = 13;
-const SET: u8 = 14;
-const LIST: u8 = 15;
 
 /// Where one complete message lies in the buffer that was polled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -181,7 +178,7 @@ impl Splitter {
             };
             self.in_body = true;
             self.pos = body;
-            self.pending = Some(STRUCT);
+            self.pending = Some(T_STRUCT);
         }
         if !self.body(buf)? {
             return Ok(None);
@@ -279,7 +276,7 @@ impl Splitter {
                     let Some(&[t]) = need(buf, room + 1, pos, 1)? else {
                         return Ok(false);
                     };
-                    if t == 0 {
+                    if t == T_STOP {
                         self.pos += 1;
                         self.owed -= 1;
                         self.stack.pop();
@@ -329,18 +326,18 @@ impl Splitter {
     fn value(&mut self, buf: &[u8], t: u8) -> Result<Option<usize>, Violation> {
         let (pos, room) = (self.pos, self.end - self.owed);
         let (level, head, owes) = match t {
-            STRING => {
+            T_STRING => {
                 let Some(len) = need(buf, room, pos, 4)? else {
                     return Ok(None);
                 };
                 let len = checked(be32(len), 1, pos + 4, room, false)? as usize;
                 return Ok(need(buf, room, pos + 4, len)?.map(|_| 4 + len));
             }
-            STRUCT => {
+            T_STRUCT => {
                 need(buf, room, pos, 1)?;
                 (Level::Struct, 0, 1)
             }
-            LIST | SET => {
+            T_LIST | T_SET => {
                 let Some(h) = need(buf, room, pos, 5)? else {
                     return Ok(None);
                 };
@@ -349,7 +346,7 @@ impl Splitter {
                 let left = n as u32;
                 (Level::Seq { elem, left }, 5, n as usize * min_size(elem))
             }
-            MAP => {
+            T_MAP => {
                 let Some(h) = need(buf, room, pos, 6)? else {
                     return Ok(None);
                 };

@@ -10,7 +10,8 @@ use thrift::protocol::{
 };
 use thrift::ProtocolErrorKind;
 
-use super::codec::{perr, type_id, VERSION_1};
+use super::codec::perr;
+use super::wire::{type_id, T_STOP, VERSION_1};
 
 /// Room reserved for a reply up front: most replies fit, so they never reallocate.
 const REPLY_CAPACITY: usize = 1024;
@@ -108,7 +109,7 @@ impl TOutputProtocol for BinaryOut {
     }
 
     fn write_field_stop(&mut self) -> thrift::Result<()> {
-        self.buf.push(0);
+        self.buf.push(T_STOP);
         Ok(())
     }
 
@@ -174,7 +175,7 @@ impl TOutputProtocol for BinaryOut {
     }
 
     fn write_map_begin(&mut self, m: &TMapIdentifier) -> thrift::Result<()> {
-        self.buf.push(m.key_type.map_or(0, type_id));
+        self.buf.push(m.key_type.map_or(T_STOP, type_id));
         self.type_and_count(m.value_type.unwrap_or(TType::Stop), m.size);
         Ok(())
     }

@@ -12,103 +12,26 @@ use crate::protocol::{
     InvalidRequestException, NotFoundException, ThriftError, UnavailableException,
 };
 
-/// An IDL method: its name and the exceptions its `throws` clause declares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Method {
-    /// The method name, as in `Internal error processing <name>`.
-    pub name: &'static str,
-    invalid: bool,
-    not_found: bool,
-    unavailable: bool,
-    auth: bool,
-}
-
-const fn method(name: &'static str, invalid: bool, not_found: bool, unavailable: bool) -> Method {
-    Method {
-        name,
-        invalid,
-        not_found,
-        unavailable,
-        auth: false,
-    }
-}
-
-/// A data read or write: throws (ire, ue, te).
-const fn data(name: &'static str) -> Method {
-    method(name, true, false, true)
-}
-
-/// A method that declares nothing.
-const fn plain(name: &'static str) -> Method {
-    method(name, false, false, false)
-}
-
-pub(crate) const LOGIN: Method = Method {
-    auth: true,
-    ..plain("login")
+// The rows of the one method table, under the names the service's calls use.
+pub(crate) use crate::protocol::methods::{
+    BATCH_INSERT, BATCH_MUTATE, DESCRIBE_KEYSPACE, DESCRIBE_RING, DESCRIBE_SPLITS, GET, GET_COUNT,
+    GET_RANGE_SLICE, GET_RANGE_SLICES, GET_SLICE, INSERT, LOGIN, MULTIGET, MULTIGET_SLICE, REMOVE,
 };
-pub(crate) const GET: Method = method("get", true, true, true);
-pub(crate) const GET_SLICE: Method = data("get_slice");
-pub(crate) const MULTIGET: Method = data("multiget");
-pub(crate) const MULTIGET_SLICE: Method = data("multiget_slice");
-pub(crate) const GET_COUNT: Method = data("get_count");
-pub(crate) const GET_RANGE_SLICE: Method = data("get_range_slice");
-pub(crate) const GET_RANGE_SLICES: Method = data("get_range_slices");
-pub(crate) const INSERT: Method = data("insert");
-pub(crate) const BATCH_INSERT: Method = data("batch_insert");
-pub(crate) const REMOVE: Method = data("remove");
-pub(crate) const BATCH_MUTATE: Method = data("batch_mutate");
-pub(crate) const DESCRIBE_RING: Method = method("describe_ring", true, false, false);
-// These cannot fail; they are listed so that the table covers the whole IDL.
-#[allow(dead_code)]
-pub(crate) const GET_STRING_PROPERTY: Method = plain("get_string_property");
-#[allow(dead_code)]
-pub(crate) const GET_STRING_LIST_PROPERTY: Method = plain("get_string_list_property");
-#[allow(dead_code)]
-pub(crate) const DESCRIBE_KEYSPACES: Method = plain("describe_keyspaces");
-#[allow(dead_code)]
-pub(crate) const DESCRIBE_CLUSTER_NAME: Method = plain("describe_cluster_name");
-#[allow(dead_code)]
-pub(crate) const DESCRIBE_VERSION: Method = plain("describe_version");
-#[allow(dead_code)]
-pub(crate) const DESCRIBE_PARTITIONER: Method = plain("describe_partitioner");
-pub(crate) const DESCRIBE_KEYSPACE: Method = method("describe_keyspace", false, true, false);
-pub(crate) const DESCRIBE_SPLITS: Method = plain("describe_splits");
-
-/// Every method of the 0.6 IDL.
-#[cfg(test)]
-pub(crate) const ALL: [Method; 21] = [
-    LOGIN,
-    GET,
-    GET_SLICE,
-    MULTIGET,
-    MULTIGET_SLICE,
-    GET_COUNT,
-    GET_RANGE_SLICE,
-    GET_RANGE_SLICES,
-    INSERT,
-    BATCH_INSERT,
-    REMOVE,
-    BATCH_MUTATE,
-    GET_STRING_PROPERTY,
-    GET_STRING_LIST_PROPERTY,
-    DESCRIBE_KEYSPACES,
-    DESCRIBE_CLUSTER_NAME,
-    DESCRIBE_VERSION,
-    DESCRIBE_RING,
-    DESCRIBE_PARTITIONER,
-    DESCRIBE_KEYSPACE,
-    DESCRIBE_SPLITS,
-];
+pub(crate) use crate::protocol::Method;
 
 /// What the client of `method` sees for `err`.
 pub(crate) fn to_thrift(method: Method, err: Error) -> ThriftError {
+    let throws = method.throws;
     match err {
-        Error::InvalidRequest(why) if method.invalid => user(InvalidRequestException::new(why)),
-        Error::NotFound if method.not_found => user(NotFoundException::new()),
-        Error::Unavailable if method.unavailable => user(UnavailableException::new()),
-        Error::Authentication(why) if method.auth => user(AuthenticationException::new(why)),
-        Error::Authorization(why) if method.auth => user(AuthorizationException::new(why)),
+        Error::InvalidRequest(why) if throws.invalid_request => {
+            user(InvalidRequestException::new(why))
+        }
+        Error::NotFound if throws.not_found => user(NotFoundException::new()),
+        Error::Unavailable if throws.unavailable => user(UnavailableException::new()),
+        Error::Authentication(why) if throws.authentication => {
+            user(AuthenticationException::new(why))
+        }
+        Error::Authorization(why) if throws.authorization => user(AuthorizationException::new(why)),
         other => {
             tracing::error!(method = method.name, error = %other, "internal error");
             ThriftError::Application(ApplicationError::new(
@@ -136,6 +59,7 @@ fn user<E: std::error::Error + Send + Sync + 'static>(e: E) -> ThriftError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::methods::METHODS;
     use crate::service::fixture::{outcome, Outcome};
 
     /// Spec §3's throws column, as (method, ire, nfe, ue, authn/authz).
@@ -165,7 +89,8 @@ mod tests {
 
     #[test]
     fn each_kind_maps_to_a_declared_exception_or_an_internal_error() {
-        for (m, (name, ire, nfe, ue, auth)) in ALL.into_iter().zip(THROWS) {
+        assert_eq!(METHODS.len(), THROWS.len());
+        for (&&m, (name, ire, nfe, ue, auth)) in METHODS.iter().zip(THROWS) {
             assert_eq!(m.name, name);
             let internal = Outcome::Application(
                 ApplicationErrorKind::InternalError,

@@ -48,11 +48,7 @@ impl Service {
     /// The API over `db`, configured by `config` (cluster name, addresses, authenticator,
     /// wire limits). `db` must have been opened with `config`'s schema and partitioner.
     pub fn new(db: Arc<Db>, config: Arc<Config>) -> Service {
-        let limits = Limits {
-            max_frame_bytes: config.limits.max_frame_bytes,
-            max_message_bytes: config.limits.max_message_bytes,
-            max_depth: config.limits.max_depth,
-        };
+        let limits = Limits::from(&config.limits);
         Service {
             auth: Authenticator::new(&config),
             db,

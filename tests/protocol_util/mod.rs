@@ -1,17 +1,14 @@
 //! A hand encoder for binary-protocol messages, so tests can build exactly the bytes they
 //! mean, including the wrong ones (missing fields, mismatched types, hostile lengths).
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 pub mod handler;
 
-pub const BOOL: u8 = 2;
-pub const I32: u8 = 8;
-pub const I64: u8 = 10;
-pub const STRING: u8 = 11;
-pub const STRUCT: u8 = 12;
-pub const MAP: u8 = 13;
-pub const SET: u8 = 14;
-pub const LIST: u8 = 15;
+use ilion::protocol::wire::{CALL, VERSION_1};
+pub use ilion::protocol::wire::{
+    T_BOOL as BOOL, T_I32 as I32, T_I64 as I64, T_LIST as LIST, T_MAP as MAP, T_SET as SET,
+    T_STRING as STRING, T_STRUCT as STRUCT,
+};
 
 /// Bytes under construction; every method appends.
 #[derive(Debug, Clone, Default)]
@@ -21,7 +18,7 @@ impl Enc {
     /// A versioned CALL header.
     pub fn strict(name: &str, seq: i32) -> Enc {
         Enc::default()
-            .raw(&[0x80, 0x01, 0x00, 0x01])
+            .raw(&(VERSION_1 | u32::from(CALL)).to_be_bytes())
             .str(name)
             .i32(seq)
     }
