@@ -13,15 +13,13 @@ mod consistency;
 mod convert;
 mod describe;
 mod errors;
-#[cfg(test)]
-pub(crate) mod fixture;
 mod reads;
 mod session;
 mod validation;
 mod writes;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use session::Session;
 

@@ -1,5 +1,5 @@
-//! Running the real `ilion` binary for tests: a temporary directory with a storage-conf.xml
-//! (ThriftPort 0), the child process, the port read back from its "listening on" log line,
+//! Running the real `ilion` binary for tests: a temporary directory with the test
+//! configuration (tests/conf, ThriftPort 0) and the binary started in it, the child process, the port read back from its "listening on" log line,
 //! signals, restarts on the same data, and the process's resident memory.
 
 #![allow(dead_code)]
@@ -11,45 +11,19 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-/// A storage-conf.xml for tests; `{dir}` is the data directory and `{sync}` the commit-log
-/// elements.
-const CONFIG: &str = r#"<Storage>
-  <ClusterName>Test Cluster</ClusterName>
-  <Keyspaces>
-    <Keyspace Name="Keyspace1">
-      <ColumnFamily Name="Standard1" CompareWith="BytesType"/>
-      <ColumnFamily Name="Super1" ColumnType="Super" CompareWith="BytesType" CompareSubcolumnsWith="BytesType"/>
-      <ReplicaPlacementStrategy>org.apache.cassandra.locator.RackUnawareStrategy</ReplicaPlacementStrategy>
-      <ReplicationFactor>1</ReplicationFactor>
-      <EndPointSnitch>org.apache.cassandra.locator.EndPointSnitch</EndPointSnitch>
-    </Keyspace>
-  </Keyspaces>
-  <Partitioner>org.apache.cassandra.dht.OrderPreservingPartitioner</Partitioner>
-  <CommitLogDirectory>{dir}/commitlog</CommitLogDirectory>
-  <DataFileDirectories><DataFileDirectory>{dir}/data</DataFileDirectory></DataFileDirectories>
-  <SavedCachesDirectory>{dir}/saved_caches</SavedCachesDirectory>
-  <Seeds><Seed>127.0.0.1</Seed></Seeds>
-  <ListenAddress>127.0.0.1</ListenAddress>
-  <ThriftAddress>127.0.0.1</ThriftAddress>
-  <ThriftPort>0</ThriftPort>
-  <ThriftReadTimeoutInSeconds>1</ThriftReadTimeoutInSeconds>
-  {sync}
-</Storage>
-"#;
+use super::conf::TestConf;
 
-/// Commit-log elements for `batch` (1 ms window) or `periodic` (1 s) mode.
-pub fn sync_elements(mode: &str) -> &'static str {
+/// tests/conf/storage-conf.xml as the binary tests run it: OrderPreservingPartitioner, a 1 s
+/// read timeout (so hostile half-messages are dropped quickly), and CommitLogSync `mode` —
+/// `batch` with a 1 ms window or `periodic` every second.
+pub fn binary_conf(mode: &str) -> TestConf {
+    let conf = TestConf::new()
+        .partitioner("OrderPreservingPartitioner")
+        .set("ThriftReadTimeoutInSeconds", "1");
     match mode {
-        "batch" => "<CommitLogSync>batch</CommitLogSync><CommitLogSyncBatchWindowInMS>1.0</CommitLogSyncBatchWindowInMS>",
-        _ => "<CommitLogSync>periodic</CommitLogSync><CommitLogSyncPeriodInMS>1000</CommitLogSyncPeriodInMS>",
+        "batch" => conf.commit_log("batch", "1.0"),
+        _ => conf.commit_log("periodic", "1000"),
     }
-}
-
-/// The test storage-conf.xml with its data under `dir`, in commit-log `mode`.
-pub fn config_text(dir: &Path, mode: &str) -> String {
-    CONFIG
-        .replace("{dir}", &dir.display().to_string())
-        .replace("{sync}", sync_elements(mode))
 }
 
 /// A running `ilion serve` child process.
@@ -60,18 +34,19 @@ pub struct ServerProcess {
 }
 
 impl ServerProcess {
-    /// Writes the test config into `dir` and starts the server on it.
+    /// Writes the test config ([`binary_conf`]) into `dir` and starts the server on it.
     pub fn start_in(dir: &Path, mode: &str) -> ServerProcess {
-        let config = dir.join("storage-conf.xml");
-        std::fs::write(&config, config_text(dir, mode)).expect("write config");
+        let config = binary_conf(mode).write(dir);
         Self::start(&config)
     }
 
-    /// Starts the server on an existing config and waits until it listens.
+    /// Starts the server on an existing config, in the config's directory (where its relative
+    /// directories resolve), and waits until it listens.
     pub fn start(config: &Path) -> ServerProcess {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ilion"))
             .args(["serve", "--config"])
             .arg(config)
+            .current_dir(config.parent().expect("config in a directory"))
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
