@@ -19,7 +19,7 @@ mod validation;
 mod writes;
 
 #[cfg(test)]
-pub(crate) mod tests;
+mod tests;
 
 pub use session::Session;
 
