@@ -60,7 +60,7 @@ fn user<E: std::error::Error + Send + Sync + 'static>(e: E) -> ThriftError {
 mod tests {
     use super::*;
     use crate::protocol::methods::METHODS;
-    use crate::service::fixture::{outcome, Outcome};
+    use crate::service::tests::fixture::{outcome, Outcome};
 
     /// Spec §3's throws column, as (method, ire, nfe, ue, authn/authz).
     const THROWS: [(&str, bool, bool, bool, bool); 21] = [

@@ -13,8 +13,6 @@ mod consistency;
 mod convert;
 mod describe;
 mod errors;
-#[cfg(test)]
-pub(crate) mod fixture;
 mod reads;
 mod session;
 mod validation;

@@ -101,6 +101,7 @@ fn describe_keyspace_maps() {
         ("SuperLong", "UTF8Type", "LongType"),
         ("SuperUtf8", "LongType", "UTF8Type"),
         ("SuperTime", "TimeUUIDType", "LexicalUUIDType"),
+        ("SuperTimeBytes", "TimeUUIDType", "BytesType"),
     ];
     for style in WireStyle::ALL {
         let mut c = server.client(style);

@@ -8,6 +8,9 @@
 //! consistency levels (§6), the describe outputs (§11) and authentication (§12); `wire` and
 //! `wire_args` check the protocol below the generated client with hand-encoded bytes.
 
+#[path = "../support/mod.rs"]
+mod support;
+
 mod cases;
 mod harness;
 mod raw;

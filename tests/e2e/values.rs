@@ -1,67 +1,15 @@
 //! Request values and result views: short builders for the Thrift structs the tests send
 //! (paths, parents, predicates, key ranges, columns, mutations, credentials), name encodings
-//! for the typed comparators, and [`Outcome`], what a client can tell apart about a reply,
-//! taken from the `thrift::Error` the generated client returns.
+//! for the typed comparators, and the expected [`Outcome`]s of logins; [`Outcome`] itself is
+//! the shared one of tests/support.
 
 use ilion::protocol::{
-    ApplicationErrorKind, AuthenticationException, AuthenticationRequest, AuthorizationException,
-    Column, ColumnOrSuperColumn, ColumnParent, ColumnPath, Deletion, InvalidRequestException,
-    KeyRange, Mutation, NotFoundException, SlicePredicate, SliceRange, SuperColumn,
-    UnavailableException,
+    AuthenticationRequest, Column, ColumnOrSuperColumn, ColumnParent, ColumnPath, Deletion,
+    KeyRange, Mutation, SlicePredicate, SliceRange, SuperColumn,
 };
 use std::collections::BTreeMap;
 
-/// A reply reduced to what a client can tell apart.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    Ok,
-    Invalid(String),
-    NotFound,
-    Unavailable,
-    Authentication(String),
-    Authorization(String),
-    /// A TApplicationException: its kind and message.
-    Application(ApplicationErrorKind, String),
-    /// Anything else (transport or protocol trouble on the client side).
-    Other(String),
-}
-
-/// The outcome of a client call.
-pub fn outcome<T>(result: thrift::Result<T>) -> Outcome {
-    let e = match result {
-        Ok(_) => return Outcome::Ok,
-        Err(e) => e,
-    };
-    match e {
-        thrift::Error::User(u) => {
-            if let Some(x) = u.downcast_ref::<InvalidRequestException>() {
-                Outcome::Invalid(x.why.clone())
-            } else if u.downcast_ref::<NotFoundException>().is_some() {
-                Outcome::NotFound
-            } else if u.downcast_ref::<UnavailableException>().is_some() {
-                Outcome::Unavailable
-            } else if let Some(x) = u.downcast_ref::<AuthenticationException>() {
-                Outcome::Authentication(x.why.clone())
-            } else if let Some(x) = u.downcast_ref::<AuthorizationException>() {
-                Outcome::Authorization(x.why.clone())
-            } else {
-                Outcome::Other(format!("undeclared user exception: {u}"))
-            }
-        }
-        thrift::Error::Application(a) => Outcome::Application(a.kind, a.message),
-        other => Outcome::Other(other.to_string()),
-    }
-}
-
-/// InvalidRequestException with `why`.
-pub fn ire(why: &str) -> Outcome {
-    Outcome::Invalid(why.to_string())
-}
-
-/// An INTERNAL_ERROR TApplicationException with `message`.
-pub fn internal(message: &str) -> Outcome {
-    Outcome::Application(ApplicationErrorKind::InternalError, message.to_string())
-}
+pub use crate::support::outcome::{internal, ire, outcome, Outcome};
 
 /// AuthenticationException for a bad password or unknown user (spec §12, D11, E7).
 pub fn bad_login(mode: &str, user: &str) -> Outcome {

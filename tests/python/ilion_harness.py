@@ -1,13 +1,15 @@
 """Start and stop a real ilion server for tests, and generate Python bindings from the IDL.
 
-The server is the release binary (ILION_BIN, default target/release/ilion) run with a
-config written into a temporary directory: ThriftPort 0, so the kernel picks a free port,
-which is read back from the server's "listening on HOST:PORT" log line.
+The server is the release binary (ILION_BIN, default target/release/ilion) run in a temporary
+directory on a copy of the suites' one test configuration, tests/conf/storage-conf.xml (with
+its passwd.properties and access.properties), varied by conf_text: ThriftPort 0, so the kernel
+picks a free port, which is read back from the server's "listening on HOST:PORT" log line.
 """
 
 import importlib
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -18,46 +20,45 @@ import time
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 IDL = os.path.join(ROOT, "idl", "cassandra.thrift")
 
-# Column families covering every comparator, Standard and Super.
-TEST_KEYSPACES = """
-    <Keyspace Name="Keyspace1">
-      <ColumnFamily Name="Standard1" CompareWith="BytesType"/>
-      <ColumnFamily Name="Standard2" CompareWith="UTF8Type"/>
-      <ColumnFamily Name="StandardAscii" CompareWith="AsciiType"/>
-      <ColumnFamily Name="StandardLong" CompareWith="LongType"/>
-      <ColumnFamily Name="StandardLexical" CompareWith="LexicalUUIDType"/>
-      <ColumnFamily Name="StandardByUUID1" CompareWith="TimeUUIDType"/>
-      <ColumnFamily Name="Super1" ColumnType="Super" CompareWith="BytesType" CompareSubcolumnsWith="BytesType"/>
-      <ColumnFamily Name="Super2" ColumnType="Super" CompareWith="UTF8Type" CompareSubcolumnsWith="LongType"/>
-      <ColumnFamily Name="SuperTime" ColumnType="Super" CompareWith="TimeUUIDType" CompareSubcolumnsWith="BytesType"/>
-      <ReplicaPlacementStrategy>org.apache.cassandra.locator.RackUnawareStrategy</ReplicaPlacementStrategy>
-      <ReplicationFactor>1</ReplicationFactor>
-      <EndPointSnitch>org.apache.cassandra.locator.EndPointSnitch</EndPointSnitch>
-    </Keyspace>
-    <Keyspace Name="Replicated">
-      <ColumnFamily Name="Standard1"/>
-      <ReplicaPlacementStrategy>org.apache.cassandra.locator.RackUnawareStrategy</ReplicaPlacementStrategy>
-      <ReplicationFactor>3</ReplicationFactor>
-      <EndPointSnitch>org.apache.cassandra.locator.EndPointSnitch</EndPointSnitch>
-    </Keyspace>
-"""
+CONF_DIR = os.path.join(ROOT, "tests", "conf")
 
-CONFIG = """<Storage>
-  <ClusterName>{cluster}</ClusterName>
-  <Keyspaces>{keyspaces}</Keyspaces>
-  <Authenticator>{authenticator}</Authenticator>
-  <Partitioner>org.apache.cassandra.dht.{partitioner}</Partitioner>
-  <CommitLogDirectory>{dir}/commitlog</CommitLogDirectory>
-  <DataFileDirectories><DataFileDirectory>{dir}/data</DataFileDirectory></DataFileDirectories>
-  <SavedCachesDirectory>{dir}/saved_caches</SavedCachesDirectory>
-  <Seeds><Seed>127.0.0.1</Seed></Seeds>
-  <ListenAddress>127.0.0.1</ListenAddress>
-  <ThriftAddress>127.0.0.1</ThriftAddress>
-  <ThriftPort>0</ThriftPort>
-  <CommitLogSync>{sync}</CommitLogSync>
-  {sync_setting}
-</Storage>
-"""
+
+def set_element(text, name, value):
+    """Sets the top-level element <name> of a storage-conf.xml text to `value`: replaced where
+    the text has it, otherwise added at the end of <Storage>."""
+    element = f"<{name}>{value}</{name}>"
+    pattern = re.compile(f"<{name}>.*?</{name}>", re.DOTALL)
+    if pattern.search(text):
+        return pattern.sub(lambda _: element, text, count=1)
+    at = text.rindex("</Storage>")
+    return text[:at] + f"  {element}\n" + text[at:]
+
+
+def remove_element(text, name):
+    """Removes the top-level element <name>, if the text has it."""
+    return re.sub(f"<{name}>.*?</{name}>", "", text, count=1, flags=re.DOTALL)
+
+
+def conf_text(partitioner="OrderPreservingPartitioner", sync="periodic", authenticator=None,
+              keyspaces=None):
+    """tests/conf/storage-conf.xml varied for the Python suites (the Python side's one helper
+    for that): the partitioner, CommitLogSync `sync` (periodic every second, or batch with a
+    1 ms window), an authenticator class, and optionally other <Keyspace> elements."""
+    with open(os.path.join(CONF_DIR, "storage-conf.xml")) as f:
+        text = f.read()
+    text = set_element(text, "Partitioner", f"org.apache.cassandra.dht.{partitioner}")
+    if sync == "periodic":
+        text = remove_element(text, "CommitLogSyncBatchWindowInMS")
+        text = set_element(text, "CommitLogSyncPeriodInMS", "1000")
+    else:
+        text = remove_element(text, "CommitLogSyncPeriodInMS")
+        text = set_element(text, "CommitLogSyncBatchWindowInMS", "1.0")
+    text = set_element(text, "CommitLogSync", sync)
+    if authenticator is not None:
+        text = set_element(text, "Authenticator", authenticator)
+    if keyspaces is not None:
+        text = set_element(text, "Keyspaces", keyspaces)
+    return text
 
 
 def binary():
@@ -71,20 +72,19 @@ class Server:
     """A running ilion process; use as a context manager or call stop()."""
 
     def __init__(self, directory=None, partitioner="OrderPreservingPartitioner", sync="periodic",
-                 authenticator="org.apache.cassandra.auth.AllowAllAuthenticator",
-                 keyspaces=TEST_KEYSPACES, cluster="Test Cluster", extra_files=None):
+                 authenticator=None, keyspaces=None, extra_files=None):
+        """`keyspaces` replaces the test keyspaces (XML text of <Keyspace> elements);
+        `extra_files` maps file names to text written over the copies beside the config."""
         self._tmp = None
         if directory is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="ilion-test-")
             directory = self._tmp.name
         self.directory = directory
-        sync_setting = ("<CommitLogSyncPeriodInMS>1000</CommitLogSyncPeriodInMS>" if sync == "periodic"
-                        else "<CommitLogSyncBatchWindowInMS>1.0</CommitLogSyncBatchWindowInMS>")
         self.config_path = os.path.join(directory, "storage-conf.xml")
         with open(self.config_path, "w") as f:
-            f.write(CONFIG.format(cluster=cluster, keyspaces=keyspaces, authenticator=authenticator,
-                                  partitioner=partitioner, dir=directory, sync=sync,
-                                  sync_setting=sync_setting))
+            f.write(conf_text(partitioner, sync, authenticator, keyspaces))
+        for name in ("passwd.properties", "access.properties"):
+            shutil.copy(os.path.join(CONF_DIR, name), os.path.join(directory, name))
         for name, text in (extra_files or {}).items():
             with open(os.path.join(directory, name), "w") as f:
                 f.write(text)
@@ -92,7 +92,9 @@ class Server:
 
     def start(self):
         self.log = []
+        # Started in its directory, where the config's relative directories resolve.
         self.proc = subprocess.Popen([binary(), "serve", "--config", self.config_path],
+                                     cwd=self.directory,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         deadline = time.time() + 10
         while True:

@@ -63,14 +63,14 @@ def test_slices_counts_and_multiget(client, key):
 
 def test_long_and_uuid_comparators(client, key):
     for v in [5, -1, 300, -(2 ** 63)]:
-        client.insert(KS, key, path("StandardLong", struct.pack(">q", v)), b"", 1, ONE)
-    got = client.get_slice(KS, key, parent("StandardLong"), srange(), ONE)
+        client.insert(KS, key, path("StdLong", struct.pack(">q", v)), b"", 1, ONE)
+    got = client.get_slice(KS, key, parent("StdLong"), srange(), ONE)
     assert [struct.unpack(">q", n)[0] for n in col_names(got)] == [-(2 ** 63), -1, 5, 300]
     early = uuid.uuid1()
     late = uuid.uuid1()  # Python keeps uuid1 timestamps increasing
-    client.insert(KS, key, path("StandardByUUID1", late.bytes), b"late", 1, ONE)
-    client.insert(KS, key, path("StandardByUUID1", early.bytes), b"early", 1, ONE)
-    got = client.get_slice(KS, key, parent("StandardByUUID1"), srange(reversed=True), ONE)
+    client.insert(KS, key, path("StdTime", late.bytes), b"late", 1, ONE)
+    client.insert(KS, key, path("StdTime", early.bytes), b"early", 1, ONE)
+    got = client.get_slice(KS, key, parent("StdTime"), srange(reversed=True), ONE)
     assert [c.column.value for c in got] == [b"late", b"early"]
 
 

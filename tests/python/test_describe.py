@@ -27,9 +27,9 @@ def test_describe_keyspace(client):
     assert ks["Standard2"]["Type"] == "Standard"
     assert ks["Standard2"]["CompareWith"] == "org.apache.cassandra.db.marshal.UTF8Type"
     assert "CompareSubcolumnsWith" not in ks["Standard2"]
-    assert ks["Super2"]["Type"] == "Super"
-    assert ks["Super2"]["CompareSubcolumnsWith"] == "org.apache.cassandra.db.marshal.LongType"
-    assert set(ks["Super2"]) == {"Type", "CompareWith", "CompareSubcolumnsWith", "Desc"}
+    assert ks["SuperLong"]["Type"] == "Super"
+    assert ks["SuperLong"]["CompareSubcolumnsWith"] == "org.apache.cassandra.db.marshal.LongType"
+    assert set(ks["SuperLong"]) == {"Type", "CompareWith", "CompareSubcolumnsWith", "Desc"}
     system = client.describe_keyspace("system")
     assert system["LocationInfo"]["Desc"] == "persistent metadata for the local node"
     with pytest.raises(ttypes.NotFoundException):

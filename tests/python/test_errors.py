@@ -37,10 +37,10 @@ def test_validation_messages(client):
     assert why(lambda: ins(KS, "k", path("Standard1"))) == "column parameter is not optional for standard CF Standard1"
     assert why(lambda: ins(KS, "k", path("Super1", b"c"))) == "supercolumn parameter is not optional for super CF Super1"
     assert why(lambda: ins(KS, "k", path("Standard1", b""))) == "column name must not be empty"
-    assert why(lambda: ins(KS, "k", path("StandardLong", b"abc"))) == "A long is exactly 8 bytes"
-    assert why(lambda: ins(KS, "k", path("StandardLexical", b"abc"))) == "UUIDs must be exactly 16 bytes"
-    assert why(lambda: ins(KS, "k", path("StandardByUUID1", b"abc"))) == "TimeUUID should be 16 or 0 bytes (3)"
-    assert why(lambda: ins(KS, "k", path("StandardByUUID1", b"\x00" * 16))) == "Invalid version for TimeUUID type."
+    assert why(lambda: ins(KS, "k", path("StdLong", b"abc"))) == "A long is exactly 8 bytes"
+    assert why(lambda: ins(KS, "k", path("StdLexical", b"abc"))) == "UUIDs must be exactly 16 bytes"
+    assert why(lambda: ins(KS, "k", path("StdTime", b"abc"))) == "TimeUUID should be 16 or 0 bytes (3)"
+    assert why(lambda: ins(KS, "k", path("StdTime", b"\x00" * 16))) == "Invalid version for TimeUUID type."
     assert why(lambda: ins(KS, "k", path("Standard2", b"\xc3\x28"))) == "invalid UTF8 bytes [-61, 40]"
     assert why(lambda: ins(KS, "k" * 65536, path("Standard1", b"c"))) == "Encoded key length of 65536 is longer than maximum of 65535"
 
@@ -111,10 +111,8 @@ def test_unknown_method_and_missing_required_field(server, framed):
 
 def test_simple_authenticator():
     import ilion_harness
-    files = {"passwd.properties": "jsmith=havebadpass\nElvis\\ Presley=graceland4evar\n",
-             "access.properties": "Keyspace1=jsmith,Elvis Presley\n"}
-    with ilion_harness.Server(authenticator="org.apache.cassandra.auth.SimpleAuthenticator",
-                              extra_files=files) as server:
+    # The users and grants of tests/conf: Replicated is granted to jsmith only.
+    with ilion_harness.Server(authenticator="org.apache.cassandra.auth.SimpleAuthenticator") as server:
         client, transport = connect(server, framed=False)
         pred = ttypes.SlicePredicate(column_names=[b"a"])
         assert why(lambda: client.get_slice(KS, "k", parent("Standard1"), pred, CL.ONE)) == \
@@ -125,7 +123,7 @@ def test_simple_authenticator():
             client.login(KS, bad)
         assert e.value.why == "Given password in password mode PLAIN could not be validated for user jsmith"
         with pytest.raises(ttypes.AuthorizationException):
-            client.login("Replicated", ttypes.AuthenticationRequest({"username": "jsmith", "password": "havebadpass"}))
+            client.login("Replicated", ttypes.AuthenticationRequest({"username": "dilbert", "password": "nomoovertime"}))
         client.login(KS, ttypes.AuthenticationRequest({"username": "Elvis Presley", "password": "graceland4evar"}))
         assert client.get_slice(KS, "k", parent("Standard1"), pred, CL.ONE) == []
         transport.close()
@@ -138,5 +136,5 @@ def test_simple_authenticator():
 
 def test_long_names_roundtrip_bytes(client):
     name = struct.pack(">q", -5)
-    client.insert(KS, "long", path("StandardLong", name), b"v", 1, CL.ONE)
-    assert client.get(KS, "long", path("StandardLong", name), CL.ONE).column.name == name
+    client.insert(KS, "long", path("StdLong", name), b"v", 1, CL.ONE)
+    assert client.get(KS, "long", path("StdLong", name), CL.ONE).column.name == name

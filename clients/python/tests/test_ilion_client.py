@@ -1,7 +1,7 @@
 """ilion_client against a real server.
 
-This module runs its own server with the server suite's test keyspaces (every comparator:
-StandardAscii, StandardLong, StandardLexical, Super2 with LongType subcolumns, ...) under
+This module runs its own server with the test keyspaces of tests/conf (every comparator:
+StdAscii, StdLong, StdLexical, SuperLong with LongType subcolumns, ...) under
 RandomPartitioner, so names of every kind and MD5-ordered range paging are exercised.
 """
 
@@ -56,9 +56,9 @@ def test_describe(conn, ks):
     assert conn.describe_cluster_name() == "Test Cluster"
     assert {KS, "system"} <= conn.describe_keyspaces()
     assert conn.describe_partitioner() == "org.apache.cassandra.dht.RandomPartitioner"
-    assert ks["StandardLong"].names.kind == "LongType"
-    assert ks["Super2"].is_super and ks["Super2"].subnames.kind == "LongType"
-    assert repr(ks["SuperTime"]) == "<ColumnFamily Keyspace1.SuperTime (Super TimeUUIDType/BytesType)>"
+    assert ks["StdLong"].names.kind == "LongType"
+    assert ks["SuperLong"].is_super and ks["SuperLong"].subnames.kind == "LongType"
+    assert repr(ks["SuperTimeBytes"]) == "<ColumnFamily Keyspace1.SuperTimeBytes (Super TimeUUIDType/BytesType)>"
     with pytest.raises(ilion_client.NotFound):
         conn.keyspace("NoSuchKeyspace")
 
@@ -66,11 +66,11 @@ def test_describe(conn, ks):
 CASES = {
     "Standard1": ([b"\xff", b"b", b"a", b"ab", b"\x00"], sorted),
     "Standard2": (["zebra", "Äpfel", "apple", "a", "日本"], lambda ns: sorted(ns, key=lambda s: s.encode())),
-    "StandardAscii": (["b", "A", "a", "ab"], sorted),
-    "StandardLong": ([5, -1, 2 ** 63 - 1, -(2 ** 63), 0, 300], sorted),
-    "StandardLexical": ([uuid.UUID(int=(1 << 127) + 5), uuid.uuid4(), uuid.UUID(int=3), uuid.uuid4()],
+    "StdAscii": (["b", "A", "a", "ab"], sorted),
+    "StdLong": ([5, -1, 2 ** 63 - 1, -(2 ** 63), 0, 300], sorted),
+    "StdLexical": ([uuid.UUID(int=(1 << 127) + 5), uuid.uuid4(), uuid.UUID(int=3), uuid.uuid4()],
                         lambda ns: sorted(ns, key=java_uuid_order)),
-    "StandardByUUID1": ([timeuuid.from_time(t) for t in (1_300_000_000, 5, 1_600_000_000.5, 1_000_000_000)],
+    "StdTime": ([timeuuid.from_time(t) for t in (1_300_000_000, 5, 1_600_000_000.5, 1_000_000_000)],
                         lambda ns: sorted(ns, key=lambda u: u.time)),
 }
 
@@ -90,7 +90,7 @@ def test_names_come_back_as_python_values_in_comparator_order(ks, key, cf_name):
 
 
 def test_slice_bounds_are_converted_too(ks, key):
-    cf = ks["StandardLong"]
+    cf = ks["StdLong"]
     for n in range(-5, 6):
         cf.insert(key, n, b"")
     assert [c.name for c in cf.get_slice(key, start=-2, finish=2)] == [-2, -1, 0, 1, 2]
@@ -100,9 +100,9 @@ def test_slice_bounds_are_converted_too(ks, key):
 
 def test_wrong_kind_of_name_is_a_type_error(ks, key):
     with pytest.raises(TypeError, match="LongType name must be int"):
-        ks["StandardLong"].insert(key, "five", b"")
+        ks["StdLong"].insert(key, "five", b"")
     with pytest.raises(TypeError, match="TimeUUIDType name must be uuid.UUID"):
-        ks["StandardByUUID1"].get_slice(key, start="yesterday")
+        ks["StdTime"].get_slice(key, start="yesterday")
 
 
 def test_server_messages_reach_the_caller(ks, key):
@@ -110,9 +110,9 @@ def test_server_messages_reach_the_caller(ks, key):
         ks["Nope"].get_slice(key)
     assert e.value.why == "unconfigured columnfamily Nope"
     with pytest.raises(ilion_client.InvalidRequest, match=r"^Invalid version for TimeUUID type\.$"):
-        ks["StandardByUUID1"].insert(key, uuid.uuid4(), b"not a time uuid")
+        ks["StdTime"].insert(key, uuid.uuid4(), b"not a time uuid")
     with pytest.raises(ilion_client.InvalidRequest, match=r"^A long is exactly 8 bytes$"):
-        ks["StandardLong"].insert(key, b"\x01\x02", b"raw bytes pass through to the server")
+        ks["StdLong"].insert(key, b"\x01\x02", b"raw bytes pass through to the server")
     with pytest.raises(ilion_client.InvalidRequest, match="^Key may not be empty$"):
         ks["Standard1"].insert("", b"c", b"v")
 
@@ -125,7 +125,7 @@ def test_get_missing_is_not_found_and_a_key_error(ks, key):
 
 
 def test_super_columns(ks, key):
-    cf = ks["Super2"]  # UTF8Type super columns holding LongType subcolumns
+    cf = ks["SuperLong"]  # UTF8Type super columns holding LongType subcolumns
     cf.insert(key, 2, b"two", super_column="numbers")
     cf.insert(key, -7, b"minus seven", super_column="numbers")
     cf.insert(key, 1, b"one", super_column="alpha")
@@ -172,16 +172,16 @@ def test_batch_is_one_batch_mutate(conn, ks, key):
         b.insert("Standard2", key, "title", "Hello")
         b.insert(ks["Standard2"], key, "body", "World")
         b.remove("Standard2", key, "old")
-        b.insert("SuperTime", key, "commenter", "Ann", super_column=timeuuid.from_time(10, 1, 1))
-        b.insert("SuperTime", key, "email", "ann@example.com", super_column=timeuuid.from_time(10, 1, 1))
-        b.insert("SuperTime", key, "commenter", "Bob", super_column=timeuuid.from_time(20))
-        b.insert("SuperTime", key, "commenter", "Cy", super_column=timeuuid.from_time(10, 2, 2))
+        b.insert("SuperTimeBytes", key, "commenter", "Ann", super_column=timeuuid.from_time(10, 1, 1))
+        b.insert("SuperTimeBytes", key, "email", "ann@example.com", super_column=timeuuid.from_time(10, 1, 1))
+        b.insert("SuperTimeBytes", key, "commenter", "Bob", super_column=timeuuid.from_time(20))
+        b.insert("SuperTimeBytes", key, "commenter", "Cy", super_column=timeuuid.from_time(10, 2, 2))
         # Three Standard2 mutations; subcolumns of one super column share one mutation.
         assert len(b) == 6
     assert counting.calls == ["batch_mutate"]
     conn.thrift = counting.real
     assert ks["Standard2"].get_dict(key) == {"body": b"World", "title": b"Hello"}
-    comments = ks["SuperTime"].get_slice(key)
+    comments = ks["SuperTimeBytes"].get_slice(key)
     assert [sc.as_dict() for sc in comments] == [
         {b"commenter": b"Ann", b"email": b"ann@example.com"}, {b"commenter": b"Cy"}, {b"commenter": b"Bob"}]
     assert [timeuuid.to_unix(sc.name) for sc in comments] == [10, 10, 20]
@@ -191,13 +191,13 @@ def test_batch_groups_subcolumns_and_sends_nothing_on_error(conn, ks, key):
     counting = conn.thrift = CountingThrift(conn.thrift)
     with pytest.raises(RuntimeError):
         with ks.batch() as b:
-            b.insert("Super2", key, 1, b"a", super_column="sc")
-            b.insert("Super2", key, 2, b"b", super_column="sc")
+            b.insert("SuperLong", key, 1, b"a", super_column="sc")
+            b.insert("SuperLong", key, 2, b"b", super_column="sc")
             assert len(b) == 1  # one SuperColumn mutation carrying both subcolumns
             raise RuntimeError("changed my mind")
     assert counting.calls == []
     conn.thrift = counting.real
-    assert ks["Super2"].get_slice(key) == []
+    assert ks["SuperLong"].get_slice(key) == []
 
 
 def test_batch_row_delete_and_error_message(ks, key):
@@ -259,7 +259,7 @@ def test_get_range_skips_deleted_rows_unless_asked(ks):
 
 
 def test_timeuuid_helpers_select_by_time(ks, key):
-    cf = ks["StandardByUUID1"]
+    cf = ks["StdTime"]
     base = dt.datetime(2010, 3, 1, 12, 0, tzinfo=dt.timezone.utc)
     times = [base + dt.timedelta(hours=h) for h in range(10)]
     for t in reversed(times):

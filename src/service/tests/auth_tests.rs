@@ -107,7 +107,7 @@ fn data_calls_need_a_login() {
     assert_eq!(login(&s, KS, "dilbert", "nomoovertime"), Outcome::Ok);
     assert!(s.is_logged_in());
     // Not tied to the keyspace logged in to.
-    for ks in [KS, KS_RF2] {
+    for ks in [KS, KS_RF3] {
         for (method, got) in data_calls(&s, ks) {
             assert_eq!(got, Outcome::Ok, "{method} on {ks}");
         }
@@ -132,7 +132,7 @@ fn the_flag_is_per_connection_and_survives_failed_logins() {
         )
     );
     assert_eq!(
-        login(&s, KS_RF2, "dilbert", "nomoovertime"),
+        login(&s, KS_RF3, "dilbert", "nomoovertime"),
         Outcome::Authorization(
             "User dilbert could not be authorized to use keyspace Replicated".into()
         )

@@ -67,11 +67,11 @@ fn reads_by_replication_factor() {
         Outcome::Ok
     );
     assert_eq!(
-        insert(&s, KS_RF2, "k", path("Standard1", None, Some(b"c"))),
+        insert(&s, KS_RF3, "k", path("Standard1", None, Some(b"c"))),
         Outcome::Ok
     );
     for cl in ALL_LEVELS {
-        for (ks, rf) in [(KS, 1), (KS_RF2, 2)] {
+        for (ks, rf) in [(KS, 1), (KS_RF3, 3)] {
             let expected = match cl {
                 ConsistencyLevel::ZERO => zero_read(),
                 ConsistencyLevel::ANY => any_read(),
@@ -93,12 +93,12 @@ fn an_empty_key_list_is_never_unavailable() {
     let p = path("Standard1", None, Some(b"c"));
     let q = ConsistencyLevel::QUORUM;
     assert_eq!(
-        outcome(s.handle_multiget(KS_RF2.into(), vec![], p.clone(), q)),
+        outcome(s.handle_multiget(KS_RF3.into(), vec![], p.clone(), q)),
         Outcome::Ok
     );
     assert_eq!(
         outcome(s.handle_multiget_slice(
-            KS_RF2.into(),
+            KS_RF3.into(),
             vec![],
             parent("Standard1", None),
             all(),
@@ -108,7 +108,7 @@ fn an_empty_key_list_is_never_unavailable() {
     );
     let zero = ConsistencyLevel::ZERO;
     assert_eq!(
-        outcome(s.handle_multiget(KS_RF2.into(), vec![], p, zero)),
+        outcome(s.handle_multiget(KS_RF3.into(), vec![], p, zero)),
         zero_read()
     );
 }
@@ -118,7 +118,7 @@ fn range_reads_by_replication_factor() {
     let f = Fixture::new();
     let s = f.session();
     for cl in ALL_LEVELS {
-        for (ks, rf) in [(KS, 1), (KS_RF2, 2)] {
+        for (ks, rf) in [(KS, 1), (KS_RF3, 3)] {
             let expected = match cl {
                 ConsistencyLevel::ZERO => zero_read(),
                 ConsistencyLevel::ONE | ConsistencyLevel::ANY => Outcome::Ok,
@@ -159,32 +159,32 @@ fn every_write_level_succeeds_on_one_node() {
     for (i, cl) in ALL_LEVELS.into_iter().enumerate() {
         let key = format!("k{i}");
         let c = path("Standard1", None, Some(b"c"));
-        let insert = s.handle_insert(KS_RF2.into(), key.clone(), c.clone(), b"v".to_vec(), 1, cl);
+        let insert = s.handle_insert(KS_RF3.into(), key.clone(), c.clone(), b"v".to_vec(), 1, cl);
         assert_eq!(outcome(insert), Outcome::Ok, "insert at {cl:?}");
         let cfmap = BTreeMap::from([("Standard1".to_string(), vec![cosc_col(b"d", b"v", 1)])]);
-        let batch = s.handle_batch_insert(KS_RF2.into(), key.clone(), cfmap, cl);
+        let batch = s.handle_batch_insert(KS_RF3.into(), key.clone(), cfmap, cl);
         assert_eq!(outcome(batch), Outcome::Ok, "batch_insert at {cl:?}");
         let map = BTreeMap::from([(
             key.clone(),
             BTreeMap::from([("Standard1".to_string(), vec![put(cosc_col(b"e", b"v", 1))])]),
         )]);
         assert_eq!(
-            outcome(s.handle_batch_mutate(KS_RF2.into(), map, cl)),
+            outcome(s.handle_batch_mutate(KS_RF3.into(), map, cl)),
             Outcome::Ok,
             "batch_mutate at {cl:?}"
         );
         // Applied before the call returns, whatever the level (ZERO only skips the wait).
-        let count = s.handle_get_count(KS_RF2.into(), key.clone(), parent("Standard1", None), ONE);
+        let count = s.handle_get_count(KS_RF3.into(), key.clone(), parent("Standard1", None), ONE);
         assert_eq!(count.ok(), Some(3), "written at {cl:?}");
         let remove = s.handle_remove(
-            KS_RF2.into(),
+            KS_RF3.into(),
             key.clone(),
             path("Standard1", None, None),
             2,
             cl,
         );
         assert_eq!(outcome(remove), Outcome::Ok, "remove at {cl:?}");
-        let count = s.handle_get_count(KS_RF2.into(), key, parent("Standard1", None), ONE);
+        let count = s.handle_get_count(KS_RF3.into(), key, parent("Standard1", None), ONE);
         assert_eq!(count.ok(), Some(0), "removed at {cl:?}");
     }
 }

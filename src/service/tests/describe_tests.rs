@@ -18,12 +18,9 @@ const MARSHAL: &str = "org.apache.cassandra.db.marshal.";
 fn names_and_versions() {
     let f = Fixture::new();
     let s = f.session();
-    let expected: BTreeSet<String> = [KS, KS_RF2, "system"].map(String::from).into();
+    let expected: BTreeSet<String> = [KS, KS_RF3, "system"].map(String::from).into();
     assert_eq!(s.handle_describe_keyspaces().unwrap(), expected);
-    assert_eq!(
-        s.handle_describe_cluster_name().unwrap(),
-        "Service Test Cluster"
-    );
+    assert_eq!(s.handle_describe_cluster_name().unwrap(), "Test Cluster");
     assert_eq!(s.handle_describe_version().unwrap(), "2.2.0");
     assert_eq!(
         s.handle_get_string_property("version".into()).unwrap(),
@@ -31,7 +28,7 @@ fn names_and_versions() {
     );
     assert_eq!(
         s.handle_get_string_property("cluster name".into()).unwrap(),
-        "Service Test Cluster"
+        "Test Cluster"
     );
     assert_eq!(
         s.handle_get_string_property("config file".into()).unwrap(),
@@ -40,12 +37,12 @@ fn names_and_versions() {
     assert!(f
         .config
         .config_text
-        .contains("<ClusterName>Service Test Cluster</ClusterName>"));
+        .contains("<ClusterName>Test Cluster</ClusterName>"));
     assert_eq!(s.handle_get_string_property("Version".into()).unwrap(), "?");
     assert_eq!(
         s.handle_get_string_list_property("keyspaces".into())
             .unwrap(),
-        vec![KS.to_string(), KS_RF2.to_string(), "system".to_string()]
+        vec![KS.to_string(), KS_RF3.to_string(), "system".to_string()]
     );
     assert!(s
         .handle_get_string_list_property("tables".into())
@@ -68,20 +65,20 @@ fn describe_keyspace_lists_column_families() {
     let f = Fixture::new();
     let s = f.session();
     let ks = s.handle_describe_keyspace(KS.into()).unwrap();
-    assert_eq!(ks.len(), 9);
+    assert_eq!(ks.len(), 11);
     assert_eq!(
         ks["Standard2"],
         attrs(&[
             ("Type", "Standard"),
             ("CompareWith", &format!("{MARSHAL}UTF8Type")),
-            ("Desc", "Described"),
+            ("Desc", "UTF-8 names"),
         ])
     );
-    let super_utf8 = &ks["SuperUtf8"];
-    assert_eq!(super_utf8["Type"], "Super");
-    assert_eq!(super_utf8["CompareWith"], format!("{MARSHAL}UTF8Type"));
+    let super_long = &ks["SuperLong"];
+    assert_eq!(super_long["Type"], "Super");
+    assert_eq!(super_long["CompareWith"], format!("{MARSHAL}UTF8Type"));
     assert_eq!(
-        super_utf8["CompareSubcolumnsWith"],
+        super_long["CompareSubcolumnsWith"],
         format!("{MARSHAL}LongType")
     );
     assert_eq!(
@@ -164,7 +161,7 @@ fn describe_ring_and_token_map() {
         vec!["127.0.0.1".into()],
     )];
     assert_eq!(s.handle_describe_ring(KS.into()).unwrap(), ring);
-    assert_eq!(s.handle_describe_ring(KS_RF2.into()).unwrap(), ring);
+    assert_eq!(s.handle_describe_ring(KS_RF3.into()).unwrap(), ring);
     for ks in ["system", "Nope"] {
         assert_eq!(
             outcome(s.handle_describe_ring(ks.into())),
@@ -232,7 +229,7 @@ fn describe_splits() {
     }
     // A row in another CF with the same key counts once.
     assert_eq!(
-        insert(&s, KS_RF2, "a", path("Standard1", None, Some(b"c"))),
+        insert(&s, KS_RF3, "a", path("Standard1", None, Some(b"c"))),
         Outcome::Ok
     );
     let token = |key: &str| Partitioner::Random.token(key).to_string();

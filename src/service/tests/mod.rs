@@ -4,6 +4,8 @@
 //! spot checks, reply gates, and a few calls over the Thrift encoding to check the errors
 //! table against the generated result structs.
 
+pub(crate) mod fixture;
+
 mod auth_tests;
 mod consistency_tests;
 mod describe_tests;
@@ -14,12 +16,12 @@ mod semantics_tests;
 mod validation_tests;
 mod wire_tests;
 
-use super::fixture::*;
 use super::Session;
 use crate::protocol::{
     CassandraSyncHandler, ColumnOrSuperColumn, ColumnParent, ColumnPath, ConsistencyLevel,
     KeyRange, Mutation, SlicePredicate,
 };
+use fixture::*;
 use std::collections::BTreeMap;
 
 const ONE: ConsistencyLevel = ConsistencyLevel::ONE;

@@ -72,13 +72,13 @@ fn mutations_and_coscs() {
                         s,
                         KS,
                         "k",
-                        "SuperUtf8",
+                        "SuperLong",
                         vec![cosc_super(b"sc", vec![col(b"x", b"v", 1)])],
                     )
                 },
             ),
             case("an empty super column is not validated", Outcome::Ok, |s| {
-                batch_insert(s, KS, "k", "SuperUtf8", vec![cosc_super(&[0xFF], vec![])])
+                batch_insert(s, KS, "k", "SuperLong", vec![cosc_super(&[0xFF], vec![])])
             }),
             case(
                 "mutation with both",
@@ -171,7 +171,7 @@ fn deletions() {
                         s,
                         KS,
                         "k",
-                        "SuperUtf8",
+                        "SuperLong",
                         vec![delete(1, Some(b"sc"), Some(super::names(&[b"x"])))],
                     )
                 },
@@ -184,7 +184,7 @@ fn deletions() {
                         s,
                         KS,
                         "k",
-                        "SuperUtf8",
+                        "SuperLong",
                         vec![delete(1, None, Some(super::names(&[&[0xFF]])))],
                     )
                 },
@@ -225,7 +225,7 @@ fn deletions() {
                         s,
                         KS,
                         "k",
-                        "SuperUtf8",
+                        "SuperLong",
                         vec![delete(5, Some(&[0xFF]), None)],
                     )
                 },

@@ -160,7 +160,7 @@ fn column_paths() {
             case(
                 "column under the subcolumn comparator",
                 ire("A long is exactly 8 bytes"),
-                |s| get(s, KS, "k", path("SuperUtf8", Some(b"sc"), Some(b"c"))),
+                |s| get(s, KS, "k", path("SuperLong", Some(b"sc"), Some(b"c"))),
             ),
             case(
                 "column under the CF comparator",
@@ -170,12 +170,12 @@ fn column_paths() {
             case(
                 "super column under the CF comparator",
                 ire("invalid UTF8 bytes [-1]"),
-                |s| get(s, KS, "k", path("SuperUtf8", Some(&[0xFF]), Some(&long(1)))),
+                |s| get(s, KS, "k", path("SuperLong", Some(&[0xFF]), Some(&long(1)))),
             ),
             case(
                 "the column is checked before the super column",
                 ire("A long is exactly 8 bytes"),
-                |s| get(s, KS, "k", path("SuperUtf8", Some(&[0xFF]), Some(b"c"))),
+                |s| get(s, KS, "k", path("SuperLong", Some(&[0xFF]), Some(b"c"))),
             ),
             case(
                 "D2: insert of a super column alone",
@@ -220,7 +220,7 @@ fn column_parents() {
                     outcome(s.handle_get_count(
                         KS.into(),
                         "k".into(),
-                        parent("SuperUtf8", Some(&[0xC3, 0x28])),
+                        parent("SuperLong", Some(&[0xC3, 0x28])),
                         ONE,
                     ))
                 },
@@ -246,10 +246,10 @@ fn remove_paths() {
                 remove(s, KS, "k", path("StdLong", None, Some(b"c")))
             }),
             case("subcolumn name validated", ire("A long is exactly 8 bytes"), |s| {
-                remove(s, KS, "k", path("SuperUtf8", Some(b"sc"), Some(b"c")))
+                remove(s, KS, "k", path("SuperLong", Some(b"sc"), Some(b"c")))
             }),
             case("super column name validated", ire("invalid UTF8 bytes [-1]"), |s| {
-                remove(s, KS, "k", path("SuperUtf8", Some(&[0xFF]), None))
+                remove(s, KS, "k", path("SuperLong", Some(&[0xFF]), None))
             }),
             case("empty super column", ire("supercolumn name must not be empty"), |s| {
                 remove(s, KS, "k", path("Super1", Some(b""), Some(b"c")))
@@ -404,7 +404,7 @@ fn predicates_and_slice_ranges() {
                         s,
                         KS,
                         "k",
-                        parent("SuperUtf8", Some(b"sc")),
+                        parent("SuperLong", Some(b"sc")),
                         super::names(&[b"a"]),
                     )
                 },
@@ -467,7 +467,7 @@ fn predicates_and_slice_ranges() {
                         s,
                         KS,
                         "k",
-                        parent("SuperUtf8", Some(b"sc")),
+                        parent("SuperLong", Some(b"sc")),
                         range(&long(0), &long(-5), false, 1),
                     )
                 },

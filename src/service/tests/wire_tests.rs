@@ -43,7 +43,7 @@ fn declared_exceptions_reach_the_client() {
     let mut s = f.session();
     let c = || path("Standard1", None, Some(b"c"));
     let std = || parent("Standard1", None);
-    let rf2 = || KS_RF2.to_string();
+    let rf3 = || KS_RF3.to_string();
     let q = ConsistencyLevel::QUORUM;
     assert_eq!(
         wire(&mut s, |c_| c_.get(ks(), "k".into(), c(), ONE)),
@@ -59,20 +59,20 @@ fn declared_exceptions_reach_the_client() {
         ire("unconfigured columnfamily Nope")
     );
     let unavailable = [
-        wire(&mut s, |cl| cl.get(rf2(), "k".into(), c(), q)),
+        wire(&mut s, |cl| cl.get(rf3(), "k".into(), c(), q)),
         wire(&mut s, |cl| {
-            cl.get_slice(rf2(), "k".into(), std(), all(), q)
+            cl.get_slice(rf3(), "k".into(), std(), all(), q)
         }),
-        wire(&mut s, |cl| cl.multiget(rf2(), vec!["k".into()], c(), q)),
+        wire(&mut s, |cl| cl.multiget(rf3(), vec!["k".into()], c(), q)),
         wire(&mut s, |cl| {
-            cl.multiget_slice(rf2(), vec!["k".into()], std(), all(), q)
+            cl.multiget_slice(rf3(), vec!["k".into()], std(), all(), q)
         }),
-        wire(&mut s, |cl| cl.get_count(rf2(), "k".into(), std(), q)),
+        wire(&mut s, |cl| cl.get_count(rf3(), "k".into(), std(), q)),
         wire(&mut s, |cl| {
-            cl.get_range_slice(rf2(), std(), all(), "".into(), "".into(), 1, q)
+            cl.get_range_slice(rf3(), std(), all(), "".into(), "".into(), 1, q)
         }),
         wire(&mut s, |cl| {
-            cl.get_range_slices(rf2(), std(), all(), keys("", "", 1), q)
+            cl.get_range_slices(rf3(), std(), all(), keys("", "", 1), q)
         }),
     ];
     for (i, got) in unavailable.into_iter().enumerate() {
@@ -140,7 +140,7 @@ fn login_and_gated_writes_over_the_wire() {
     );
     assert_eq!(
         wire(&mut s, |cl| cl
-            .login(KS_RF2.into(), login("dilbert", "nomoovertime"))),
+            .login(KS_RF3.into(), login("dilbert", "nomoovertime"))),
         Outcome::Authorization(
             "User dilbert could not be authorized to use keyspace Replicated".into()
         )

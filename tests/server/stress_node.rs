@@ -2,8 +2,6 @@
 //! the `ilion stress` binary itself. The reads after the inserts must find every key they
 //! pick, which shows the inserts really stored the rows. Counts only, never timings.
 
-mod support;
-
 use clap::Parser;
 use ilion::config::Config;
 use ilion::node::Node;
@@ -28,8 +26,8 @@ async fn run(port: u16, extra: &[&str]) -> (String, Summary) {
 }
 
 fn config(dir: &Path) -> Config {
-    let text = support::config_text(dir, "batch");
-    Config::from_xml(&text, dir, dir).unwrap()
+    let conf = crate::support::process::binary_conf("batch");
+    Config::from_xml(conf.text(), dir, dir).unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

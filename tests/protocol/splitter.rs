@@ -2,10 +2,8 @@
 //! hostile inputs that must be refused early (or wait, when merely truncated) without any
 //! allocation that follows a length claim.
 
-mod protocol_util;
-
+use crate::util::*;
 use ilion::protocol::{Limits, MessageSpan, Mode, Split, Splitter, Violation};
-use protocol_util::*;
 
 const STRICT: Mode = Mode {
     framed: false,

@@ -2,15 +2,13 @@
 //! thrift crate's own binary protocol, in every mode, and the 0.6 answers for unknown methods,
 //! undecodable arguments, declared exceptions, application errors and Java's defaults.
 
-mod protocol_util;
-
+use crate::util::handler::Recorder;
+use crate::util::*;
 use ilion::protocol::generated::{CassandraSyncClient, TCassandraSyncClient};
 use ilion::protocol::{
     process, BinaryIn, ColumnOrSuperColumn, ColumnPath, ConsistencyLevel, Limits, Mode,
     SlicePredicate, SliceRange, Violation,
 };
-use protocol_util::handler::Recorder;
-use protocol_util::*;
 use thrift::protocol::{TBinaryInputProtocol, TBinaryOutputProtocol, TInputProtocol, TMessageType};
 use thrift::ApplicationErrorKind;
 

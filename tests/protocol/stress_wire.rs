@@ -2,8 +2,8 @@
 //! to exactly the arguments the generated client would have sent, in both framings, and the
 //! reply reader must see what the no-op handler (and an exception) answered.
 
-mod protocol_util;
-
+use crate::util::handler::Recorder;
+use crate::util::{Enc, I32, STRING, STRUCT};
 use ilion::client::calls::{encode, read_reply, Call, InsertShape, Outcome};
 use ilion::protocol::generated::{
     Column, ColumnOrSuperColumn, ColumnParent, ConsistencyLevel, KeyRange, SlicePredicate,
@@ -11,8 +11,6 @@ use ilion::protocol::generated::{
 };
 use ilion::protocol::{process, Limits, Mode};
 use ilion::tools::stress::noop::{NoopHandler, NoopShape};
-use protocol_util::handler::Recorder;
-use protocol_util::{Enc, I32, STRING, STRUCT};
 use std::collections::BTreeMap;
 
 const QUORUM: ConsistencyLevel = ConsistencyLevel(2);

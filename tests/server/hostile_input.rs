@@ -3,14 +3,12 @@
 //! truncated messages each close only their own connection, while a well-behaved client keeps
 //! working and the server's resident memory does not follow what length fields claim.
 
-mod support;
-
+use crate::support::process::ServerProcess;
 use ilion::client::{Client, TCassandraSyncClient, WireStyle};
 use ilion::protocol::{ColumnPath, ConsistencyLevel};
 use std::io::{ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::time::Duration;
-use support::ServerProcess;
 
 /// Longest a test waits for the server to hang up (the server's read timeout here is 1 s).
 const CLOSE_WAIT: Duration = Duration::from_secs(10);

@@ -2,8 +2,6 @@
 //! pipelined requests answered in order, and the binary's command line (help, config errors
 //! naming the element, exit codes).
 
-mod support;
-
 use ilion::client::{Client, TCassandraSyncClient, WireStyle};
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
@@ -12,15 +10,11 @@ use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 
-fn config_with(dir: &std::path::Path, extra: &str) -> std::path::PathBuf {
-    let server = support::ServerProcess::start_in(dir, "periodic");
-    let config = server.config.clone();
-    drop(server);
-    let text = std::fs::read_to_string(&config)
-        .unwrap()
-        .replace("</Storage>", &format!("{extra}</Storage>"));
-    std::fs::write(&config, text).unwrap();
-    config
+/// The binary tests' config with `<element>value</element>` set, written into `dir`.
+fn config_with(dir: &std::path::Path, element: &str, value: &str) -> std::path::PathBuf {
+    crate::support::process::binary_conf("periodic")
+        .set(element, value)
+        .write(dir)
 }
 
 fn closed(stream: &mut TcpStream) -> bool {
@@ -36,8 +30,8 @@ fn closed(stream: &mut TcpStream) -> bool {
 #[test]
 fn connections_over_the_limit_are_closed_and_others_keep_working() {
     let dir = tempfile::tempdir().unwrap();
-    let config = config_with(dir.path(), "<ThriftMaxConnections>2</ThriftMaxConnections>");
-    let server = support::ServerProcess::start(&config);
+    let config = config_with(dir.path(), "ThriftMaxConnections", "2");
+    let server = crate::support::process::ServerProcess::start(&config);
     let mut first = Client::connect(server.addr, WireStyle::ALL[0], TIMEOUT).unwrap();
     let mut second = Client::connect(server.addr, WireStyle::ALL[1], TIMEOUT).unwrap();
     assert_eq!(first.describe_version().unwrap(), "2.2.0");
@@ -65,11 +59,8 @@ fn connections_over_the_limit_are_closed_and_others_keep_working() {
 #[test]
 fn idle_connections_are_closed() {
     let dir = tempfile::tempdir().unwrap();
-    let config = config_with(
-        dir.path(),
-        "<ThriftIdleTimeoutInSeconds>1</ThriftIdleTimeoutInSeconds>",
-    );
-    let server = support::ServerProcess::start(&config);
+    let config = config_with(dir.path(), "ThriftIdleTimeoutInSeconds", "1");
+    let server = crate::support::process::ServerProcess::start(&config);
     let mut idle = TcpStream::connect(server.addr).unwrap();
     assert!(
         closed(&mut idle),
@@ -80,7 +71,7 @@ fn idle_connections_are_closed() {
 #[test]
 fn pipelined_requests_are_answered_in_order() {
     let dir = tempfile::tempdir().unwrap();
-    let server = support::ServerProcess::start_in(dir.path(), "periodic");
+    let server = crate::support::process::ServerProcess::start_in(dir.path(), "periodic");
     // Ten unframed strict describe_version calls with seqids 1..=10, in one write.
     let mut burst = Vec::new();
     for seq in 1..=10i32 {

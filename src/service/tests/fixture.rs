@@ -1,55 +1,41 @@
 //! A test fixture for everything above `cf`: a [`Service`] over an in-memory database,
-//! configured from inline storage-conf.xml with Standard and Super column families using all
-//! six comparators, a keyspace with ReplicationFactor 2, and optionally SimpleAuthenticator
-//! with its two files. Its engine's sync can be held or made to fail, to test reply gates.
-//! Also: builders for Thrift request values and [`Outcome`], a comparable view of a result.
+//! configured from the suites' shared tests/conf/storage-conf.xml (Standard and Super column
+//! families under all six comparators, a keyspace with ReplicationFactor 3, optionally
+//! SimpleAuthenticator with its two files). Its engine's sync can be held or made to fail, to
+//! test reply gates. Also: builders for Thrift request values, and [`Outcome`], the
+//! comparable view of a result that the integration suites share (tests/support/outcome.rs,
+//! included here by path, as is tests/support/conf.rs).
 
-use super::{Service, Session};
 use crate::cf::{Db, DbOptions};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::partitioner::Partitioner;
 use crate::protocol::{
-    ApplicationErrorKind, Column, ColumnOrSuperColumn, ColumnParent, ColumnPath, Deletion,
-    KeyRange, Mutation, SlicePredicate, SliceRange, SuperColumn,
+    Column, ColumnOrSuperColumn, ColumnParent, ColumnPath, Deletion, KeyRange, Mutation,
+    SlicePredicate, SliceRange, SuperColumn,
 };
+use crate::service::{Service, Session};
 use crate::storage::{Batch, Engine, MemoryEngine, Scan, SyncPolicy};
 use std::ops::Bound;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 use tempfile::TempDir;
 
+// The shared test support; `outcome` names the generated exceptions through
+// `super::protocol`.
+use crate::protocol;
+#[path = "../../../tests/support/conf.rs"]
+mod conf;
+#[path = "../../../tests/support/outcome.rs"]
+mod outcome;
+
+use conf::TestConf;
+pub(crate) use outcome::{internal, ire, outcome, Outcome};
+
 /// The keyspace with ReplicationFactor 1 and every kind of column family.
 pub(crate) const KS: &str = "Keyspace1";
-/// A keyspace with ReplicationFactor 2: QUORUM and ALL reads are unavailable on one node.
-pub(crate) const KS_RF2: &str = "Replicated";
-
-const KEYSPACES: &str = r#"
-  <Keyspaces>
-    <Keyspace Name="Keyspace1">
-      <ColumnFamily Name="Standard1" CompareWith="BytesType"/>
-      <ColumnFamily Name="Standard2" CompareWith="UTF8Type"><Comment>Described</Comment></ColumnFamily>
-      <ColumnFamily Name="StdAscii" CompareWith="AsciiType"/>
-      <ColumnFamily Name="StdLong" CompareWith="LongType"/>
-      <ColumnFamily Name="StdLexical" CompareWith="LexicalUUIDType"/>
-      <ColumnFamily Name="StdTime" CompareWith="TimeUUIDType"/>
-      <ColumnFamily Name="Super1" ColumnType="Super"/>
-      <ColumnFamily Name="SuperUtf8" ColumnType="Super" CompareWith="UTF8Type"
-                    CompareSubcolumnsWith="LongType"/>
-      <ColumnFamily Name="SuperTime" ColumnType="Super" CompareWith="TimeUUIDType"
-                    CompareSubcolumnsWith="LexicalUUIDType"/>
-      <ReplicaPlacementStrategy>org.apache.cassandra.locator.RackUnawareStrategy</ReplicaPlacementStrategy>
-      <ReplicationFactor>1</ReplicationFactor>
-      <EndPointSnitch>org.apache.cassandra.locator.EndPointSnitch</EndPointSnitch>
-    </Keyspace>
-    <Keyspace Name="Replicated">
-      <ColumnFamily Name="Standard1"/>
-      <ColumnFamily Name="Super1" ColumnType="Super"/>
-      <ReplicaPlacementStrategy>org.apache.cassandra.locator.RackUnawareStrategy</ReplicaPlacementStrategy>
-      <ReplicationFactor>2</ReplicationFactor>
-      <EndPointSnitch>org.apache.cassandra.locator.EndPointSnitch</EndPointSnitch>
-    </Keyspace>
-  </Keyspaces>"#;
+/// A keyspace with ReplicationFactor 3: QUORUM and ALL reads are unavailable on one node.
+pub(crate) const KS_RF3: &str = "Replicated";
 
 /// What to vary between fixtures.
 #[derive(Debug, Clone)]
@@ -92,16 +78,9 @@ impl Fixture {
     /// A fixture with these options.
     pub fn with(options: Options) -> Fixture {
         let dir = tempfile::tempdir().expect("temp dir");
-        let xml = storage_conf(&options);
-        std::fs::write(dir.path().join("storage-conf.xml"), &xml).expect("write config");
-        if options.simple_auth {
-            let passwd =
-                "jsmith=havebadpass\nElvis\\ Presley=graceland4evar\ndilbert=nomoovertime\n";
-            let access = "Keyspace1=jsmith,Elvis Presley,dilbert\nReplicated=jsmith\n";
-            std::fs::write(dir.path().join("passwd.properties"), passwd).expect("passwd");
-            std::fs::write(dir.path().join("access.properties"), access).expect("access");
-        }
-        let config = match Config::from_xml(&xml, dir.path(), dir.path()) {
+        let conf = test_conf(&options);
+        conf.write(dir.path());
+        let config = match Config::from_xml(conf.text(), dir.path(), dir.path()) {
             Ok(config) => Arc::new(config),
             Err(e) => panic!("fixture config does not load: {e}"),
         };
@@ -135,36 +114,23 @@ impl Fixture {
     }
 }
 
-fn storage_conf(options: &Options) -> String {
-    let mut extra = String::new();
+/// tests/conf/storage-conf.xml varied by `options`, with the batch commit log the fixture's
+/// engine runs under.
+fn test_conf(options: &Options) -> TestConf {
+    let mut conf = TestConf::new()
+        .partitioner(options.partitioner.short_name())
+        .commit_log("batch", "1")
+        .set("ListenAddress", &options.listen_address);
     if options.simple_auth {
-        extra.push_str(
-            "<Authenticator>org.apache.cassandra.auth.SimpleAuthenticator</Authenticator>\n",
-        );
+        conf = conf.simple_auth();
     }
     if let Some(token) = &options.initial_token {
-        extra.push_str(&format!("<InitialToken>{token}</InitialToken>\n"));
+        conf = conf.set("InitialToken", token);
     }
     if let Some(address) = &options.thrift_address {
-        extra.push_str(&format!("<ThriftAddress>{address}</ThriftAddress>\n"));
+        conf = conf.set("ThriftAddress", address);
     }
-    format!(
-        r#"<Storage>
-  <ClusterName>Service Test Cluster</ClusterName>
-  <Partitioner>org.apache.cassandra.dht.{partitioner}</Partitioner>
-  <CommitLogSync>batch</CommitLogSync>
-  <CommitLogSyncBatchWindowInMS>1</CommitLogSyncBatchWindowInMS>
-  <CommitLogDirectory>commitlog</CommitLogDirectory>
-  <DataFileDirectories><DataFileDirectory>data</DataFileDirectory></DataFileDirectories>
-  <SavedCachesDirectory>saved_caches</SavedCachesDirectory>
-  <Seeds><Seed>127.0.0.1</Seed></Seeds>
-  <ListenAddress>{listen}</ListenAddress>
-  {extra}{KEYSPACES}
-</Storage>
-"#,
-        partitioner = options.partitioner.short_name(),
-        listen = options.listen_address,
-    )
+    conf
 }
 
 /// What [`TestEngine::sync`] does.
@@ -216,61 +182,6 @@ impl Engine for TestEngine {
             _ => Ok(()),
         }
     }
-}
-
-/// A result reduced to what a client can tell apart.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Outcome {
-    Ok,
-    Invalid(String),
-    NotFound,
-    Unavailable,
-    Authentication(String),
-    Authorization(String),
-    /// A TApplicationException: its kind and message.
-    Application(ApplicationErrorKind, String),
-    Other(String),
-}
-
-/// The outcome of a handler call.
-pub(crate) fn outcome<T>(result: thrift::Result<T>) -> Outcome {
-    use crate::protocol::{
-        AuthenticationException, AuthorizationException, InvalidRequestException,
-        NotFoundException, UnavailableException,
-    };
-    let e = match result {
-        Ok(_) => return Outcome::Ok,
-        Err(e) => e,
-    };
-    match e {
-        thrift::Error::User(u) => {
-            if let Some(x) = u.downcast_ref::<InvalidRequestException>() {
-                Outcome::Invalid(x.why.clone())
-            } else if u.downcast_ref::<NotFoundException>().is_some() {
-                Outcome::NotFound
-            } else if u.downcast_ref::<UnavailableException>().is_some() {
-                Outcome::Unavailable
-            } else if let Some(x) = u.downcast_ref::<AuthenticationException>() {
-                Outcome::Authentication(x.why.clone())
-            } else if let Some(x) = u.downcast_ref::<AuthorizationException>() {
-                Outcome::Authorization(x.why.clone())
-            } else {
-                Outcome::Other(u.to_string())
-            }
-        }
-        thrift::Error::Application(a) => Outcome::Application(a.kind, a.message),
-        other => Outcome::Other(other.to_string()),
-    }
-}
-
-/// An INTERNAL_ERROR TApplicationException with `message`.
-pub(crate) fn internal(message: &str) -> Outcome {
-    Outcome::Application(ApplicationErrorKind::InternalError, message.to_string())
-}
-
-/// InvalidRequestException with `why`.
-pub(crate) fn ire(why: &str) -> Outcome {
-    Outcome::Invalid(why.to_string())
 }
 
 /// A ColumnPath.

@@ -2,8 +2,7 @@
 //! everything and restarts to identical reads; `kill -9` while several clients write in batch
 //! mode loses no acknowledged write, and every batch_mutate row is all-or-nothing.
 
-mod support;
-
+use crate::support::process::ServerProcess;
 use ilion::client::{Client, TCassandraSyncClient, WireStyle};
 use ilion::protocol::{
     Column, ColumnOrSuperColumn, ColumnParent, ConsistencyLevel, KeyRange, Mutation,
@@ -13,7 +12,6 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use support::ServerProcess;
 
 const KS: &str = "Keyspace1";
 const TIMEOUT: Duration = Duration::from_secs(10);

@@ -2,12 +2,10 @@
 //! splitter or dispatch panic; and whatever the splitter accepts, dispatch answers (the two
 //! walk the same structure under the same limits), unless decoding would cost too much memory.
 
-mod protocol_util;
-
+use crate::util::handler::Recorder;
+use crate::util::*;
 use ilion::protocol::{detect, process, Detection, Limits, Mode, Split, Splitter, Violation};
 use proptest::prelude::*;
-use protocol_util::handler::Recorder;
-use protocol_util::*;
 
 /// Small limits so random lengths hit them often.
 const LIMITS: Limits = Limits {

@@ -1,10 +1,8 @@
 //! The in-memory binary codec: round trips, agreement with the thrift crate's own binary
 //! protocol, both header styles, lossy strings, and refusal of hostile lengths.
 
-mod protocol_util;
-
+use crate::util::*;
 use ilion::protocol::{BinaryIn, BinaryOut, Column, ColumnPath, SlicePredicate, SliceRange};
-use protocol_util::*;
 use thrift::protocol::{
     TBinaryInputProtocol, TBinaryOutputProtocol, TFieldIdentifier, TInputProtocol, TListIdentifier,
     TMapIdentifier, TMessageIdentifier, TMessageType, TOutputProtocol, TSerializable,

@@ -3,15 +3,13 @@
 //! random call from the generated client is run as sent (no rewrite needed) and with an
 //! unknown field added after the header (normalizing drops it, so the copy is decoded).
 
-mod protocol_util;
-
+use crate::util::handler::Recorder;
 use ilion::protocol::generated::{CassandraSyncClient, TCassandraSyncClient};
 use ilion::protocol::{
     process, Column, ColumnOrSuperColumn, ColumnParent, ConsistencyLevel, Deletion, KeyRange,
     Limits, Mode, Mutation, SlicePredicate, SliceRange, SuperColumn,
 };
 use proptest::prelude::*;
-use protocol_util::handler::Recorder;
 use std::collections::BTreeMap;
 use thrift::protocol::{TBinaryInputProtocol, TBinaryOutputProtocol};
 

@@ -1,0 +1,13 @@
+//! The protocol layer without sockets: the binary codec, dispatch onto the generated handler
+//! (and its fast path), the resumable splitter, property tests that no bytes make any of them
+//! panic, and the stress tool's hand-encoded calls against the generated server code. `util`
+//! is the hand encoder and the recording handler they share.
+
+mod util;
+
+mod codec;
+mod dispatch;
+mod fastpath;
+mod fuzz;
+mod splitter;
+mod stress_wire;
