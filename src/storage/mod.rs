@@ -18,22 +18,27 @@
 
 mod catalog;
 mod durability;
-pub mod encoding;
+mod encoding;
 mod engine;
-pub mod keys;
+mod keys;
 mod memory;
 mod packed;
+mod rows;
 mod sled_engine;
 mod store;
-pub mod values;
+mod values;
 mod watermark;
 
 pub use catalog::{Catalog, CfDescriptor};
 pub use durability::{Ack, SyncPolicy};
 pub use engine::{Batch, Engine, KvPair, Scan};
-pub use keys::{CfLayout, DecodedKey, Entry};
+pub use keys::{CfLayout, Entry};
 pub use memory::MemoryEngine;
 pub use packed::{Packing, MAX_CHUNK_BYTES};
+pub use rows::{
+    EncodedRow, Marker, MarkerAt, NameRange, RowSpan, RowWrites, StoredEntry, StoredValue,
+    SuperEntry,
+};
 pub use sled_engine::SledEngine;
 pub use store::{RowSession, Store};
 pub use watermark::Watermark;

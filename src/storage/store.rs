@@ -30,12 +30,12 @@ impl Store {
     }
 
     /// The value at a logical `key`.
-    pub(crate) fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+    pub(super) fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
         self.rows.get(key, None)
     }
 
     /// An ordered scan of logical entries (see [`Engine::scan`]).
-    pub(crate) fn scan(
+    pub(super) fn scan(
         &self,
         lower: Bound<Vec<u8>>,
         upper: Bound<Vec<u8>>,
@@ -45,7 +45,7 @@ impl Store {
     }
 
     /// The first entry at or after `lower` and before `upper`.
-    pub(crate) fn first(
+    pub(super) fn first(
         &self,
         lower: Bound<Vec<u8>>,
         upper: Bound<Vec<u8>>,
@@ -56,7 +56,7 @@ impl Store {
     /// Applies `batch` of logical writes atomically. The returned [`Ack`] completes when
     /// the policy allows the write to be acknowledged. Writes to one row must not run
     /// concurrently (`cf` serialises them with its row locks).
-    pub(crate) fn write(&self, batch: Batch) -> Result<Ack> {
+    pub(super) fn write_batch(&self, batch: Batch) -> Result<Ack> {
         self.durability.commit(self.rows.plan(batch, None)?)
     }
 
@@ -88,12 +88,12 @@ pub struct RowSession<'a> {
 
 impl RowSession<'_> {
     /// The value at a logical `key`.
-    pub(crate) fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+    pub(super) fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
         self.store.rows.get(key, Some(&self.seen))
     }
 
     /// An ordered scan (see [`Engine::scan`]).
-    pub(crate) fn scan(
+    pub(super) fn scan(
         &self,
         lower: Bound<Vec<u8>>,
         upper: Bound<Vec<u8>>,
@@ -102,8 +102,8 @@ impl RowSession<'_> {
         self.store.scan(lower, upper, reverse)
     }
 
-    /// Applies the mutation's writes atomically (see [`Store::write`]).
-    pub(crate) fn write(self, batch: Batch) -> Result<Ack> {
+    /// Applies the mutation's logical writes atomically (see [`Store::write_batch`]).
+    pub(super) fn write_batch(self, batch: Batch) -> Result<Ack> {
         let batch = self.store.rows.plan(batch, Some(&self.seen))?;
         self.store.durability.commit(batch)
     }

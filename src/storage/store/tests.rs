@@ -29,7 +29,7 @@ fn a_damaged_store_is_refused_not_reset() {
             for i in 0..1000u32 {
                 let mut batch = Batch::default();
                 batch.put(meta_key(&i.to_be_bytes()), vec![7; 100]);
-                store.write(batch).unwrap();
+                store.write_batch(batch).unwrap();
             }
             store.close().unwrap();
         }
