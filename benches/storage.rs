@@ -66,10 +66,10 @@ fn insert(key: String, name: &[u8], value: &[u8], ts: i64) -> RowMutation {
         key,
         changes: vec![(
             "Standard1".into(),
-            Change::Insert {
+            vec![Change::Insert {
                 super_column: None,
                 column,
-            },
+            }],
         )],
     }
 }
@@ -143,19 +143,16 @@ fn cf_single(n: usize) -> (f64, f64, f64) {
                     value: VALUE.to_vec(),
                     timestamp: 1,
                 };
-                (
-                    "Standard1".to_string(),
-                    Change::Insert {
-                        super_column: None,
-                        column,
-                    },
-                )
+                Change::Insert {
+                    super_column: None,
+                    column,
+                }
             })
             .collect();
         db.apply(&RowMutation {
             keyspace: KS.into(),
             key: format!("wide{r}"),
-            changes,
+            changes: vec![("Standard1".to_string(), changes)],
         })
         .unwrap();
     }

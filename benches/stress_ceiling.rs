@@ -78,17 +78,16 @@ fn cf(n: u64, threads: u64) {
                     value: VALUE.to_vec(),
                     timestamp: 1,
                 };
-                let change = Change::Insert {
+                Change::Insert {
                     super_column: None,
                     column,
-                };
-                ("Standard1".to_string(), change)
+                }
             })
             .collect();
         let mutation = RowMutation {
             keyspace: "Keyspace1".into(),
             key: format!("{i:06}"),
-            changes,
+            changes: vec![("Standard1".to_string(), changes)],
         };
         db.apply(&mutation).unwrap();
     });

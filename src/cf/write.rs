@@ -2,11 +2,16 @@
 //! reconciled among themselves (so an insert and a delete at the same timestamp in one batch
 //! leave the column deleted), then planned against what is stored, under the row's lock, into
 //! one atomic batch for the whole row.
+//!
+//! `service` has validated every request before it gets here. The key and name rules are
+//! checked again with the same shared helpers of `model` (so the messages exist once), and a
+//! change that does not fit its column family's kind is refused, because `Db` is also called
+//! directly (tests, benchmarks, tools) and must never store a key it cannot read back.
 
 use super::{CfRef, Db};
 use crate::comparator::Comparator;
 use crate::error::{Error, Result};
-use crate::model::{Cell, Change, RowMutation};
+use crate::model::{check_key_present, check_name_length, Cell, Change, NameLevel, RowMutation};
 use crate::storage::{Ack, EncodedRow, Marker, MarkerAt, RowSession, RowWrites, StoredValue};
 use std::collections::{BTreeMap, HashMap};
 
@@ -43,15 +48,9 @@ fn hidden(deleted_at: Option<i64>, ts: i64) -> bool {
     deleted_at.is_some_and(|d| ts <= d)
 }
 
-fn check_name(comparator: Comparator, name: &[u8], what: &str) -> Result<()> {
-    if name.is_empty() {
-        return Err(Error::invalid(format!("{what} name must not be empty")));
-    }
-    if name.len() > usize::from(u16::MAX) {
-        return Err(Error::invalid(format!(
-            "{what} name length must not be greater than 65535"
-        )));
-    }
+/// The name rules of spec §5.6 (length, then the comparator), as `service` checks them.
+fn check_name(comparator: Comparator, name: &[u8], level: NameLevel) -> Result<()> {
+    check_name_length(level, name)?;
     comparator.validate(name).map_err(Error::InvalidRequest)
 }
 
@@ -59,13 +58,12 @@ impl Db {
     /// Applies one row mutation atomically. Wait on the returned [`Ack`] before telling the
     /// client the write succeeded.
     pub fn apply(&self, mutation: &RowMutation) -> Result<Ack> {
-        if mutation.key.is_empty() {
-            return Err(Error::invalid("Key may not be empty"));
-        }
+        check_key_present(&mutation.key)?;
         let now = self.now();
         let mut deltas: Vec<(CfRef<'_>, Delta)> = Vec::new();
-        for (cf_name, change) in &mutation.changes {
+        for (cf_name, changes) in mutation.changes.iter().filter(|(_, c)| !c.is_empty()) {
             let cf = self.cf(&mutation.keyspace, cf_name)?;
+            // Each CF is listed once when built with `RowMutation::push`; merge if not.
             let index = match deltas.iter().position(|(c, _)| c.def.name == *cf_name) {
                 Some(i) => i,
                 None => {
@@ -73,7 +71,9 @@ impl Db {
                     deltas.len() - 1
                 }
             };
-            add_change(cf, &mut deltas[index].1, change, now)?;
+            for change in changes {
+                add_change(cf, &mut deltas[index].1, change, now)?;
+            }
         }
         let row = EncodedRow::new(self.partitioner(), &mutation.key);
         let _guard = self.locks.lock(&mutation.keyspace, &mutation.key);
@@ -201,9 +201,13 @@ fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: &Change, now: u32) -> Re
             return Err(shape_error());
         }
         if let Some(sc) = super_column {
-            check_name(def.comparator, sc, "supercolumn")?;
+            check_name(def.comparator, sc, NameLevel::SuperColumn)?;
         }
-        check_name(def.comparator_for(super_column.is_some()), name, "column")
+        check_name(
+            def.comparator_for(super_column.is_some()),
+            name,
+            NameLevel::Column,
+        )
     };
     match change {
         Change::Insert {
@@ -233,7 +237,7 @@ fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: &Change, now: u32) -> Re
             if !def.is_super() {
                 return Err(shape_error());
             }
-            check_name(def.comparator, name, "supercolumn")?;
+            check_name(def.comparator, name, NameLevel::SuperColumn)?;
             let slot = delta
                 .super_tombstones
                 .entry(name.clone())
