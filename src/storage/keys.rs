@@ -12,7 +12,7 @@
 //! row (COPP)    escaped(collation key)    | escaped(key UTF-8)
 //! ```
 //!
-//! These are the *logical* keys `cf` reads and writes. On disk the entries of one row are
+//! These are the *logical* keys the typed row API (`rows`) reads and writes. On disk the entries of one row are
 //! packed together into chunks keyed by the row prefix (see `packed`); meta keys are stored
 //! as they are. Rows sort by (token, key bytes), names by their comparators, and every row's
 //! entries are contiguous with its tombstone first. Every row part ends with the escape
