@@ -15,8 +15,6 @@ use ilion::config::{CfDef, ColumnType, KeyspaceDef, Schema};
 use ilion::model::Cell;
 use ilion::model::{Change, Column, ColumnParent, Predicate, RowMutation, SliceRange};
 use ilion::partitioner::Partitioner;
-use ilion::storage::keys::encode_row;
-use ilion::storage::values::encode_cell;
 use ilion::storage::{CfLayout, SledEngine, SyncPolicy};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -68,10 +66,10 @@ fn insert(key: String, name: &[u8], value: &[u8], ts: i64) -> RowMutation {
         key,
         changes: vec![(
             "Standard1".into(),
-            Change::Insert {
+            vec![Change::Insert {
                 super_column: None,
                 column,
-            },
+            }],
         )],
     }
 }
@@ -100,20 +98,20 @@ fn raw_sled(n: usize) -> (f64, f64) {
         comparator: Comparator::Bytes,
         subcomparator: None,
     };
-    let keys: Vec<Vec<u8>> = (0..n)
-        .map(|i| layout.column_key(&encode_row(Partitioner::Random, &format!("key{i}")), b"C0"))
-        .collect();
-    let value = encode_cell(&Cell::Live {
+    let cell = Cell::Live {
         value: VALUE.to_vec(),
         timestamp: 1,
-    });
+    };
+    let entries: Vec<(Vec<u8>, Vec<u8>)> = (0..n)
+        .map(|i| layout.column_entry(&format!("key{i}"), b"C0", &cell))
+        .collect();
     let start = Instant::now();
-    for key in &keys {
+    for (key, value) in &entries {
         db.insert(key, value.as_slice()).unwrap();
     }
     let inserts = rate(n, start.elapsed());
     let start = Instant::now();
-    for key in &keys {
+    for (key, _) in &entries {
         assert!(db.get(key).unwrap().is_some());
     }
     (inserts, rate(n, start.elapsed()))
@@ -145,19 +143,16 @@ fn cf_single(n: usize) -> (f64, f64, f64) {
                     value: VALUE.to_vec(),
                     timestamp: 1,
                 };
-                (
-                    "Standard1".to_string(),
-                    Change::Insert {
-                        super_column: None,
-                        column,
-                    },
-                )
+                Change::Insert {
+                    super_column: None,
+                    column,
+                }
             })
             .collect();
         db.apply(&RowMutation {
             keyspace: KS.into(),
             key: format!("wide{r}"),
-            changes,
+            changes: vec![("Standard1".to_string(), changes)],
         })
         .unwrap();
     }

@@ -14,8 +14,6 @@ use ilion::comparator::Comparator;
 use ilion::config::Config;
 use ilion::model::{Cell, Change, Column, RowMutation};
 use ilion::partitioner::Partitioner;
-use ilion::storage::keys::encode_row;
-use ilion::storage::values::encode_cell;
 use ilion::storage::{CfLayout, SledEngine, SyncPolicy};
 use std::path::Path;
 use std::sync::Arc;
@@ -80,17 +78,16 @@ fn cf(n: u64, threads: u64) {
                     value: VALUE.to_vec(),
                     timestamp: 1,
                 };
-                let change = Change::Insert {
+                Change::Insert {
                     super_column: None,
                     column,
-                };
-                ("Standard1".to_string(), change)
+                }
             })
             .collect();
         let mutation = RowMutation {
             keyspace: "Keyspace1".into(),
             key: format!("{i:06}"),
-            changes,
+            changes: vec![("Standard1".to_string(), changes)],
         };
         db.apply(&mutation).unwrap();
     });
@@ -113,16 +110,17 @@ fn raw_sled(n: u64, threads: u64) {
         comparator: Comparator::Bytes,
         subcomparator: None,
     };
-    let value = encode_cell(&Cell::Live {
+    let cell = Cell::Live {
         value: VALUE.to_vec(),
         timestamp: 1,
-    });
+    };
     let rate = timed(n, threads, |i| {
-        let row = encode_row(Partitioner::Random, &format!("{i:06}"));
+        let row = format!("{i:06}");
         let mut batch = sled::Batch::default();
         for c in 0..COLUMNS {
             let name = format!("C{c}");
-            batch.insert(layout.column_key(&row, name.as_bytes()), value.as_slice());
+            let (key, value) = layout.column_entry(&row, name.as_bytes(), &cell);
+            batch.insert(key, value);
         }
         db.apply_batch(batch).unwrap();
     });

@@ -20,11 +20,12 @@
 //!    and converts all of them into [`model::RowMutation`]s (`service::convert`) before
 //!    applying any.
 //! 4. [`cf::Db::apply`] reconciles each row's changes among themselves, takes the row's lock,
-//!    plans them against what is stored (tombstones applied at write time) and writes one
-//!    atomic [`storage::Batch`] through [`storage::Store::write`].
-//! 5. The store applies the batch to sled (`storage::SledEngine`) and returns an
-//!    [`storage::Ack`]; in `batch` commit-log mode it completes after the group commit's
-//!    `fdatasync`.
+//!    plans them against what is stored (tombstones applied at write time) into typed
+//!    [`storage::RowWrites`] (cells and deletion markers), and writes them through the row's
+//!    [`storage::RowSession`].
+//! 5. Storage encodes the keys and values, packs them into the row's chunks, applies one
+//!    atomic batch to sled (`storage::SledEngine`) and returns an [`storage::Ack`]; in
+//!    `batch` commit-log mode it completes after the group commit's `fdatasync`.
 //! 6. The session keeps the acks; the server awaits them as the reply gate
 //!    (`Connection::take_reply_gate`) and only then writes the reply. A failed sync closes
 //!    the connection instead: an unsynced write is never acknowledged.
@@ -32,9 +33,10 @@
 //! ## One `get_slice`
 //! Steps 1–2 as above, then `service::reads::get_slice`: login, `validate_column_parent`,
 //! `validate_predicate`, `validate_key`, the read consistency check; [`cf::Db::get_slice`]
-//! encodes the row key and slice bounds with `storage::keys` (order-preserving encodings,
-//! so sled's byte order is the comparator's order), scans forward or backward skipping
-//! column tombstones and counting live columns, and the result goes back through
+//! asks storage for the row's cells between the slice bounds ([`storage::Store::cells`],
+//! which encodes the row key and names order-preservingly, so sled's byte order is the
+//! comparator's order, and decodes what it scans forward or backward), skips column
+//! tombstones and counts live columns, and the result goes back through
 //! `service::convert` to the generated types and out through the same connection loop.
 
 pub mod auth;

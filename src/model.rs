@@ -1,7 +1,10 @@
 //! Domain values shared by `service`, `cf` and `storage`: columns and super columns, the
-//! changes a row mutation carries, slice predicates and key ranges — and the reconcile rule
-//! (spec §7.2) that decides which of two versions of a column survives.
+//! changes a row mutation carries, slice predicates and key ranges — and the two rules every
+//! layer agrees on: the reconcile rule (spec §7.2) that decides which of two versions of a
+//! column survives, and 0.6's rules for keys and names (spec §5.1, §5.6) with their exact
+//! messages, which `service` checks on every request and `cf` re-checks on what it is given.
 
+use crate::error::{Error, Result};
 use crate::partitioner::Token;
 use std::cmp::Ordering;
 
@@ -98,8 +101,77 @@ pub enum Change {
 pub struct RowMutation {
     pub keyspace: String,
     pub key: String,
-    /// (column family, change), in request order; order does not affect the outcome.
-    pub changes: Vec<(String, Change)>,
+    /// The changes of each column family, the column families in request order, each
+    /// once, none without changes ([`RowMutation::push`] keeps this); order does not affect
+    /// the outcome.
+    pub changes: Vec<(String, Vec<Change>)>,
+}
+
+impl RowMutation {
+    /// A mutation of row `key` in `keyspace` with no changes yet.
+    pub fn new(keyspace: impl Into<String>, key: impl Into<String>) -> RowMutation {
+        RowMutation {
+            keyspace: keyspace.into(),
+            key: key.into(),
+            changes: Vec::new(),
+        }
+    }
+
+    /// Adds a change to column family `cf`'s group (a new group at the end for a new CF).
+    pub fn push(&mut self, cf: &str, change: Change) {
+        match self.changes.iter_mut().find(|(name, _)| name == cf) {
+            Some((_, changes)) => changes.push(change),
+            None => self.changes.push((cf.to_string(), vec![change])),
+        }
+    }
+
+    /// True when there is nothing to apply.
+    pub fn is_empty(&self) -> bool {
+        self.changes.iter().all(|(_, changes)| changes.is_empty())
+    }
+}
+
+/// `IColumn.MAX_NAME_LENGTH`: the longest column or super-column name.
+pub const MAX_NAME_LENGTH: usize = 0xFFFF;
+
+/// The level of a name, as 0.6's messages call it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameLevel {
+    Column,
+    SuperColumn,
+}
+
+impl NameLevel {
+    fn as_str(self) -> &'static str {
+        match self {
+            NameLevel::Column => "column",
+            NameLevel::SuperColumn => "supercolumn",
+        }
+    }
+}
+
+/// A row key is not empty (spec §5.1), with 0.6's message.
+pub fn check_key_present(key: &str) -> Result<()> {
+    if key.is_empty() {
+        return Err(Error::invalid("Key may not be empty"));
+    }
+    Ok(())
+}
+
+/// A column or super-column name is at most [`MAX_NAME_LENGTH`] bytes, then not empty
+/// (spec §5.6), with 0.6's messages. The comparator's check (`Comparator::validate`) is
+/// separate: 0.6 applies it to a super column's name at another point of its order.
+pub fn check_name_length(level: NameLevel, name: &[u8]) -> Result<()> {
+    let what = level.as_str();
+    if name.len() > MAX_NAME_LENGTH {
+        return Err(Error::invalid(format!(
+            "{what} name length must not be greater than 65535"
+        )));
+    }
+    if name.is_empty() {
+        return Err(Error::invalid(format!("{what} name must not be empty")));
+    }
+    Ok(())
 }
 
 /// A contiguous run of names: both ends inclusive; empty means unbounded (spec §8.3).
@@ -177,6 +249,43 @@ mod tests {
             timestamp: ts,
             local_deletion_time: 0,
         }
+    }
+
+    #[test]
+    fn name_and_key_rules_say_what_0_6_says() {
+        let message = |r: Result<()>| match r {
+            Err(Error::InvalidRequest(m)) => m,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            message(check_name_length(NameLevel::Column, b"")),
+            "column name must not be empty"
+        );
+        assert_eq!(
+            message(check_name_length(NameLevel::SuperColumn, &[b'a'; 65536])),
+            "supercolumn name length must not be greater than 65535"
+        );
+        assert!(check_name_length(NameLevel::Column, &[b'a'; 65535]).is_ok());
+        assert_eq!(message(check_key_present("")), "Key may not be empty");
+        assert!(check_key_present("k").is_ok());
+    }
+
+    #[test]
+    fn mutations_group_changes_by_column_family_in_order() {
+        let delete = |timestamp| Change::DeleteRow { timestamp };
+        let mut m = RowMutation::new("ks", "k");
+        assert!(m.is_empty());
+        m.push("B", delete(1));
+        m.push("A", delete(2));
+        m.push("B", delete(3));
+        assert_eq!(
+            m.changes,
+            vec![
+                ("B".to_string(), vec![delete(1), delete(3)]),
+                ("A".to_string(), vec![delete(2)]),
+            ]
+        );
+        assert!(!m.is_empty());
     }
 
     #[test]

@@ -74,33 +74,25 @@ fn policy(mode: &str) -> SyncPolicy {
 /// Mutation `n` of writer `w`: row `w-n`, COLUMNS columns in A and as many subcolumns in B,
 fn mutation(writer: usize, n: usize) -> RowMutation {
     let value = format!("{writer}-{n}").into_bytes();
-    let mut changes = Vec::new();
+    let mut mutation = RowMutation::new(KS, format!("{writer}-{n}"));
     for c in 0..COLUMNS {
         let column = Column {
             name: format!("c{c}").into_bytes(),
             value: value.clone(),
             timestamp: n as i64,
         };
-        changes.push((
-            "A".to_string(),
-            Change::Insert {
-                super_column: None,
-                column: column.clone(),
-            },
-        ));
-        changes.push((
-            "B".to_string(),
-            Change::Insert {
-                super_column: Some(b"sc".to_vec()),
-                column,
-            },
-        ));
+        let standard = Change::Insert {
+            super_column: None,
+            column: column.clone(),
+        };
+        mutation.push("A", standard);
+        let sub = Change::Insert {
+            super_column: Some(b"sc".to_vec()),
+            column,
+        };
+        mutation.push("B", sub);
     }
-    RowMutation {
-        keyspace: KS.into(),
-        key: format!("{writer}-{n}"),
-        changes,
-    }
+    mutation
 }
 
 /// The child: writes forever and prints "w n" after each acknowledged mutation.

@@ -4,9 +4,8 @@
 
 use super::Db;
 use crate::error::Result;
-use crate::storage::values::{decode_cell, decode_marker};
-use crate::storage::{Batch, Entry};
-use std::ops::Bound;
+use crate::model::Cell;
+use crate::storage::{StoredEntry, StoredValue};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
@@ -15,8 +14,8 @@ use std::time::Duration;
 /// Rows examined per purge batch: bounds the memory a purge holds.
 const ROWS_PER_BATCH: usize = 256;
 
-/// Expired tombstones of one row: (row key, [(storage key, value as read)]).
-type RowCandidates = (String, Vec<(Vec<u8>, Vec<u8>)>);
+/// Expired tombstones of one row: (row key, the tombstones as read).
+type RowCandidates = (String, Vec<StoredEntry>);
 
 impl Db {
     /// Removes every tombstone older than GCGraceSeconds; returns how many were removed.
@@ -27,32 +26,22 @@ impl Db {
         let mut purged = 0;
         for (keyspace, _, layout) in self.catalog.layouts() {
             let mut candidates: Vec<RowCandidates> = Vec::new();
-            for item in self
-                .store
-                .scan(Bound::Included(layout.cf_prefix()), layout.cf_end(), false)
-            {
-                let (key, value) = item?;
-                let Some(decoded) = layout.decode(&key) else {
-                    continue;
-                };
-                let ldt = match decoded.entry {
-                    Entry::RowTombstone | Entry::SuperTombstone(_) => {
-                        decode_marker(&value)?.local_deletion_time
-                    }
-                    Entry::Column(_) | Entry::SubColumn(..) => match decode_cell(&value)? {
-                        crate::model::Cell::Tombstone {
-                            local_deletion_time,
-                            ..
-                        } => local_deletion_time,
-                        crate::model::Cell::Live { .. } => continue,
-                    },
+            for item in self.store.tombstones(layout) {
+                let tombstone = item?;
+                let ldt = match &tombstone.value {
+                    StoredValue::Marker(marker) => marker.local_deletion_time,
+                    StoredValue::Cell(Cell::Tombstone {
+                        local_deletion_time,
+                        ..
+                    }) => *local_deletion_time,
+                    StoredValue::Cell(Cell::Live { .. }) => continue,
                 };
                 if !expired(ldt) {
                     continue;
                 }
                 match candidates.last_mut() {
-                    Some((row, entries)) if *row == decoded.row_key => entries.push((key, value)),
-                    _ => candidates.push((decoded.row_key, vec![(key, value)])),
+                    Some((row, entries)) if *row == tombstone.row_key => entries.push(tombstone),
+                    _ => candidates.push((tombstone.row_key.clone(), vec![tombstone])),
                 }
                 if candidates.len() >= ROWS_PER_BATCH {
                     purged += self.purge_rows(keyspace, std::mem::take(&mut candidates))?;
@@ -69,14 +58,7 @@ impl Db {
         let mut purged = 0;
         for (row_key, entries) in rows {
             let _guard = self.locks.lock(keyspace, &row_key);
-            let mut batch = Batch::default();
-            for (key, value) in entries {
-                if self.store.get(&key)?.as_deref() == Some(value.as_slice()) {
-                    batch.delete(key);
-                }
-            }
-            purged += batch.len();
-            self.store.write(batch)?;
+            purged += self.store.delete_unchanged(entries)?;
         }
         Ok(purged)
     }

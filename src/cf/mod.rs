@@ -75,7 +75,7 @@ impl Db {
             partitioner: options.partitioner,
             max_chunk: options.chunk_bytes,
         };
-        let store = Store::new(engine, options.sync, Some(packing))?;
+        let store = Store::new(engine, options.sync, packing)?;
         let cfs: Vec<CfDescriptor> = schema
             .keyspaces
             .values()

@@ -7,46 +7,7 @@ use super::{CfRef, Db};
 use crate::comparator::Comparator;
 use crate::error::{Error, Result};
 use crate::model::{Cell, Column, ColumnOrSuper, ColumnParent, Predicate, SliceRange, SuperColumn};
-use crate::storage::encoding::{prefix_end, put_name, take_name};
-use crate::storage::keys::encode_row;
-use crate::storage::values::decode_cell;
-use std::ops::Bound;
-
-fn corrupt(cf: CfRef<'_>) -> Error {
-    Error::Corrupt(format!("undecodable key in column family {}", cf.def.name))
-}
-
-/// Scan bounds under `prefix` for a slice range. `last` says whether names end the key
-/// (columns, subcolumns) or are followed by more (super-column names).
-fn name_bounds(
-    prefix: &[u8],
-    comparator: Comparator,
-    range: &SliceRange,
-    last: bool,
-) -> (Bound<Vec<u8>>, Bound<Vec<u8>>) {
-    let (low, high) = if range.reversed {
-        (&range.finish, &range.start)
-    } else {
-        (&range.start, &range.finish)
-    };
-    let with_name = |name: &[u8]| {
-        let mut key = prefix.to_vec();
-        put_name(&mut key, comparator, name, last);
-        key
-    };
-    let end_of = |key: &[u8]| prefix_end(key).map_or(Bound::Unbounded, Bound::Excluded);
-    let lower = if low.is_empty() {
-        Bound::Included(prefix.to_vec())
-    } else {
-        Bound::Included(with_name(low))
-    };
-    let upper = match (high.is_empty(), last) {
-        (true, _) => end_of(prefix),
-        (false, true) => Bound::Included(with_name(high)),
-        (false, false) => end_of(&with_name(high)),
-    };
-    (lower, upper)
-}
+use crate::storage::{EncodedRow, NameRange, SuperEntry};
 
 /// Names sorted by the comparator, duplicates removed (results come in comparator order).
 fn sorted_names(names: &[Vec<u8>], comparator: Comparator) -> Vec<&[u8]> {
@@ -67,13 +28,10 @@ impl Db {
         column: Option<&[u8]>,
     ) -> Result<ColumnOrSuper> {
         let cf = self.cf(keyspace, column_family)?;
-        let row = encode_row(self.partitioner(), key);
+        let row = EncodedRow::new(self.partitioner(), key);
         let found = match (super_column, column) {
-            (None, Some(name)) => self
-                .live_column(&cf.layout.column_key(&row, name), name)?
-                .map(ColumnOrSuper::Column),
-            (Some(sc), Some(name)) => self
-                .live_column(&cf.layout.subcolumn_key(&row, sc, name), name)?
+            (_, Some(name)) => self
+                .live_column(cf, &row, super_column, name)?
                 .map(ColumnOrSuper::Column),
             (Some(sc), None) => self.super_column(cf, &row, sc)?.map(ColumnOrSuper::Super),
             (None, None) => return Err(Error::invalid("column parameter is not optional")),
@@ -90,7 +48,7 @@ impl Db {
         predicate: &Predicate,
     ) -> Result<Vec<ColumnOrSuper>> {
         let cf = self.cf(keyspace, &parent.column_family)?;
-        let row = encode_row(self.partitioner(), key);
+        let row = EncodedRow::new(self.partitioner(), key);
         self.slice_row(cf, &row, parent.super_column.as_deref(), predicate)
     }
 
@@ -105,20 +63,13 @@ impl Db {
     pub(crate) fn slice_row(
         &self,
         cf: CfRef<'_>,
-        row: &[u8],
+        row: &EncodedRow,
         super_column: Option<&[u8]>,
         predicate: &Predicate,
     ) -> Result<Vec<ColumnOrSuper>> {
-        let layout = cf.layout;
         match (cf.def.is_super(), super_column) {
-            (false, _) => {
-                let prefix = layout.columns_prefix(row);
-                self.columns(cf, &prefix, cf.def.comparator, predicate)
-            }
-            (true, Some(sc)) => {
-                let prefix = layout.subcolumns_prefix(row, sc);
-                self.columns(cf, &prefix, cf.def.comparator_for(true), predicate)
-            }
+            (false, _) => self.columns(cf, row, None, predicate),
+            (true, Some(sc)) => self.columns(cf, row, Some(sc), predicate),
             (true, None) => match predicate {
                 Predicate::Names(names) => {
                     let mut out = Vec::new();
@@ -138,10 +89,16 @@ impl Db {
         }
     }
 
-    /// The live column stored at `key`, named `name`.
-    fn live_column(&self, key: &[u8], name: &[u8]) -> Result<Option<Column>> {
+    /// The live column (or subcolumn of `super_column`) named `name`.
+    fn live_column(
+        &self,
+        cf: CfRef<'_>,
+        row: &EncodedRow,
+        super_column: Option<&[u8]>,
+        name: &[u8],
+    ) -> Result<Option<Column>> {
         Ok(
-            match self.store.get(key)?.map(|v| decode_cell(&v)).transpose()? {
+            match self.store.get_cell(cf.layout, row, super_column, name)? {
                 Some(Cell::Live { value, timestamp }) => Some(Column {
                     name: name.to_vec(),
                     value,
@@ -152,21 +109,20 @@ impl Db {
         )
     }
 
-    /// Columns (or subcolumns) under `prefix`, where names end the key.
+    /// Columns of a Standard row, or subcolumns of one super column.
     fn columns(
         &self,
         cf: CfRef<'_>,
-        prefix: &[u8],
-        comparator: Comparator,
+        row: &EncodedRow,
+        super_column: Option<&[u8]>,
         predicate: &Predicate,
     ) -> Result<Vec<ColumnOrSuper>> {
         let mut out = Vec::new();
         match predicate {
             Predicate::Names(names) => {
+                let comparator = cf.def.comparator_for(super_column.is_some());
                 for name in sorted_names(names, comparator) {
-                    let mut key = prefix.to_vec();
-                    put_name(&mut key, comparator, name, true);
-                    if let Some(column) = self.live_column(&key, name)? {
+                    if let Some(column) = self.live_column(cf, row, super_column, name)? {
                         out.push(ColumnOrSuper::Column(column));
                     }
                 }
@@ -175,13 +131,12 @@ impl Db {
                 if range.count == 0 {
                     return Ok(out);
                 }
-                let (lower, upper) = name_bounds(prefix, comparator, range, true);
-                for item in self.store.scan(lower, upper, range.reversed) {
-                    let (key, value) = item?;
-                    if let Cell::Live { value, timestamp } = decode_cell(&value)? {
-                        let suffix = key.get(prefix.len()..).ok_or_else(|| corrupt(cf))?;
-                        let (name, _) =
-                            take_name(suffix, comparator, true).ok_or_else(|| corrupt(cf))?;
+                let cells = self
+                    .store
+                    .cells(cf.layout, row, super_column, NameRange::from(range));
+                for item in cells {
+                    let (name, cell) = item?;
+                    if let Cell::Live { value, timestamp } = cell {
                         out.push(ColumnOrSuper::Column(Column {
                             name,
                             value,
@@ -198,14 +153,13 @@ impl Db {
     }
 
     /// One super column with its live subcolumns, or None when it has none.
-    fn super_column(&self, cf: CfRef<'_>, row: &[u8], name: &[u8]) -> Result<Option<SuperColumn>> {
-        let prefix = cf.layout.subcolumns_prefix(row, name);
-        let columns = self.columns(
-            cf,
-            &prefix,
-            cf.def.comparator_for(true),
-            &Predicate::Range(SliceRange::all()),
-        )?;
+    fn super_column(
+        &self,
+        cf: CfRef<'_>,
+        row: &EncodedRow,
+        name: &[u8],
+    ) -> Result<Option<SuperColumn>> {
+        let columns = self.columns(cf, row, Some(name), &Predicate::Range(SliceRange::all()))?;
         let columns: Vec<Column> = columns
             .into_iter()
             .filter_map(|c| match c {
@@ -224,16 +178,13 @@ impl Db {
     fn super_columns(
         &self,
         cf: CfRef<'_>,
-        row: &[u8],
+        row: &EncodedRow,
         range: &SliceRange,
     ) -> Result<Vec<SuperColumn>> {
         let mut out = Vec::new();
         if range.count == 0 {
             return Ok(out);
         }
-        let prefix = cf.layout.columns_prefix(row);
-        let (comparator, subcomparator) = (cf.def.comparator, cf.def.comparator_for(true));
-        let (lower, upper) = name_bounds(&prefix, comparator, range, false);
         let mut current: Option<SuperColumn> = None;
         let finish = |sc: SuperColumn, out: &mut Vec<SuperColumn>| {
             if !sc.columns.is_empty() {
@@ -244,11 +195,15 @@ impl Db {
                 out.push(sc);
             }
         };
-        for item in self.store.scan(lower, upper, range.reversed) {
-            let (key, value) = item?;
-            let suffix = key.get(prefix.len()..).ok_or_else(|| corrupt(cf))?;
-            let (name, rest) = take_name(suffix, comparator, false).ok_or_else(|| corrupt(cf))?;
-            if current.as_ref().is_none_or(|sc| sc.name != name) {
+        for item in self
+            .store
+            .super_entries(cf.layout, row, NameRange::from(range))
+        {
+            let entry = item?;
+            if current
+                .as_ref()
+                .is_none_or(|sc| sc.name != entry.super_column())
+            {
                 if let Some(done) = current.take() {
                     finish(done, &mut out);
                     if out.len() >= range.count {
@@ -256,22 +211,23 @@ impl Db {
                     }
                 }
                 current = Some(SuperColumn {
-                    name,
+                    name: entry.super_column().to_vec(),
                     columns: Vec::new(),
                 });
             }
-            // A subcolumn entry is `01 | name`; the super column's own marker is `00`.
-            if let Some((1, sub)) = rest.split_first() {
-                if let Cell::Live { value, timestamp } = decode_cell(&value)? {
-                    let (sub_name, _) =
-                        take_name(sub, subcomparator, true).ok_or_else(|| corrupt(cf))?;
-                    if let Some(sc) = current.as_mut() {
-                        sc.columns.push(Column {
-                            name: sub_name,
-                            value,
-                            timestamp,
-                        });
-                    }
+            // A super column's own marker only starts it; its live subcolumns fill it.
+            if let SuperEntry::Cell {
+                name,
+                cell: Cell::Live { value, timestamp },
+                ..
+            } = entry
+            {
+                if let Some(sc) = current.as_mut() {
+                    sc.columns.push(Column {
+                        name,
+                        value,
+                        timestamp,
+                    });
                 }
             }
         }

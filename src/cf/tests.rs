@@ -78,17 +78,11 @@ fn fixture(partitioner: Partitioner) -> Fixture {
 }
 
 fn apply(db: &Db, key: &str, changes: Vec<(&str, Change)>) {
-    let changes = changes
-        .into_iter()
-        .map(|(cf, c)| (cf.to_string(), c))
-        .collect();
-    let ack = db
-        .apply(&RowMutation {
-            keyspace: KS.into(),
-            key: key.into(),
-            changes,
-        })
-        .unwrap();
+    let mut mutation = RowMutation::new(KS, key);
+    for (cf, change) in changes {
+        mutation.push(cf, change);
+    }
+    let ack = db.apply(&mutation).unwrap();
     ack.wait().unwrap();
 }
 
@@ -319,20 +313,14 @@ fn long_names_sort_signed() {
             value: vec![],
             timestamp: 1,
         };
-        let changes = [5i64, -1, 0, i64::MIN, 300].map(|v| {
-            (
-                "StdLong".to_string(),
-                Change::Insert {
-                    super_column: None,
-                    column: long(v),
-                },
-            )
-        });
-        let m = RowMutation {
-            keyspace: KS.into(),
-            key: "k".into(),
-            changes: changes.to_vec(),
-        };
+        let mut m = RowMutation::new(KS, "k");
+        for v in [5i64, -1, 0, i64::MIN, 300] {
+            let change = Change::Insert {
+                super_column: None,
+                column: long(v),
+            };
+            m.push("StdLong", change);
+        }
         db.apply(&m).unwrap().wait().unwrap();
         let got = db
             .get_slice(KS, "k", &parent("StdLong", None), &range("", "", false, 10))
@@ -569,24 +557,15 @@ fn ghosts_vanish_after_gc_grace() {
 #[test]
 fn invalid_shapes_are_rejected_without_writing() {
     for (name, db) in fixture(Partitioner::Random).dbs {
-        let bad = RowMutation {
-            keyspace: KS.into(),
-            key: "k".into(),
-            changes: vec![
-                ("Standard1".into(), ins("ok", "1", 1)),
-                ("Super1".into(), ins("c", "1", 1)),
-            ],
-        };
+        let mut bad = RowMutation::new(KS, "k");
+        bad.push("Standard1", ins("ok", "1", 1));
+        bad.push("Super1", ins("c", "1", 1));
         assert!(
             matches!(db.apply(&bad), Err(crate::Error::InvalidRequest(_))),
             "{name}"
         );
         assert_eq!(get_value(&db, "k", "ok"), None, "{name}: nothing applied");
-        let unknown = RowMutation {
-            keyspace: "Nope".into(),
-            key: "k".into(),
-            changes: vec![],
-        };
+        let unknown = RowMutation::new("Nope", "k");
         assert!(db.apply(&unknown).unwrap().is_done());
     }
 }

@@ -2,16 +2,18 @@
 //! reconciled among themselves (so an insert and a delete at the same timestamp in one batch
 //! leave the column deleted), then planned against what is stored, under the row's lock, into
 //! one atomic batch for the whole row.
+//!
+//! `service` has validated every request before it gets here. The key and name rules are
+//! checked again with the same shared helpers of `model` (so the messages exist once), and a
+//! change that does not fit its column family's kind is refused, because `Db` is also called
+//! directly (tests, benchmarks, tools) and must never store a key it cannot read back.
 
 use super::{CfRef, Db};
 use crate::comparator::Comparator;
 use crate::error::{Error, Result};
-use crate::model::{Cell, Change, RowMutation};
-use crate::storage::keys::encode_row;
-use crate::storage::values::{decode_cell, decode_marker, encode_cell, encode_marker, Marker};
-use crate::storage::{Ack, Batch, Entry, RowSession};
+use crate::model::{check_key_present, check_name_length, Cell, Change, NameLevel, RowMutation};
+use crate::storage::{Ack, EncodedRow, Marker, MarkerAt, RowSession, RowWrites, StoredValue};
 use std::collections::{BTreeMap, HashMap};
-use std::ops::Bound;
 
 /// The changes of one request to one column family of one row, reconciled among themselves.
 #[derive(Default)]
@@ -46,15 +48,9 @@ fn hidden(deleted_at: Option<i64>, ts: i64) -> bool {
     deleted_at.is_some_and(|d| ts <= d)
 }
 
-fn check_name(comparator: Comparator, name: &[u8], what: &str) -> Result<()> {
-    if name.is_empty() {
-        return Err(Error::invalid(format!("{what} name must not be empty")));
-    }
-    if name.len() > usize::from(u16::MAX) {
-        return Err(Error::invalid(format!(
-            "{what} name length must not be greater than 65535"
-        )));
-    }
+/// The name rules of spec §5.6 (length, then the comparator), as `service` checks them.
+fn check_name(comparator: Comparator, name: &[u8], level: NameLevel) -> Result<()> {
+    check_name_length(level, name)?;
     comparator.validate(name).map_err(Error::InvalidRequest)
 }
 
@@ -62,13 +58,12 @@ impl Db {
     /// Applies one row mutation atomically. Wait on the returned [`Ack`] before telling the
     /// client the write succeeded.
     pub fn apply(&self, mutation: &RowMutation) -> Result<Ack> {
-        if mutation.key.is_empty() {
-            return Err(Error::invalid("Key may not be empty"));
-        }
+        check_key_present(&mutation.key)?;
         let now = self.now();
         let mut deltas: Vec<(CfRef<'_>, Delta)> = Vec::new();
-        for (cf_name, change) in &mutation.changes {
+        for (cf_name, changes) in mutation.changes.iter().filter(|(_, c)| !c.is_empty()) {
             let cf = self.cf(&mutation.keyspace, cf_name)?;
+            // Each CF is listed once when built with `RowMutation::push`; merge if not.
             let index = match deltas.iter().position(|(c, _)| c.def.name == *cf_name) {
                 Some(i) => i,
                 None => {
@@ -76,16 +71,18 @@ impl Db {
                     deltas.len() - 1
                 }
             };
-            add_change(cf, &mut deltas[index].1, change, now)?;
+            for change in changes {
+                add_change(cf, &mut deltas[index].1, change, now)?;
+            }
         }
-        let row = encode_row(self.partitioner(), &mutation.key);
+        let row = EncodedRow::new(self.partitioner(), &mutation.key);
         let _guard = self.locks.lock(&mutation.keyspace, &mutation.key);
         let session = self.store.row_session();
-        let mut batch = Batch::default();
+        let mut writes = RowWrites::default();
         for (cf, delta) in deltas {
-            plan(&session, cf, &row, delta, now, &mut batch)?;
+            plan(&session, cf, &row, delta, now, &mut writes)?;
         }
-        session.write(batch)
+        session.write(writes)
     }
 }
 
@@ -93,107 +90,97 @@ impl Db {
 fn plan(
     store: &RowSession<'_>,
     cf: CfRef<'_>,
-    row: &[u8],
+    row: &EncodedRow,
     delta: Delta,
     now: u32,
-    batch: &mut Batch,
+    writes: &mut RowWrites,
 ) -> Result<()> {
     let layout = cf.layout;
-    let marker = |timestamp| {
-        encode_marker(Marker {
-            timestamp,
-            local_deletion_time: now,
-        })
+    let marker = |timestamp| Marker {
+        timestamp,
+        local_deletion_time: now,
     };
 
-    let row_key = layout.row_tombstone_key(row);
-    let stored_row = marker_at(store, &row_key)?;
+    let stored_row = marker_at(store, cf, row, MarkerAt::Row)?;
     let mut row_deleted = stored_row;
     if let Some(t) = delta.row_tombstone.filter(|t| !hidden(stored_row, *t)) {
-        drop_hidden(store, cf, layout.columns_prefix(row), t, batch)?;
-        batch.put(row_key, marker(t));
+        drop_hidden(store, cf, row, MarkerAt::Row, t, writes)?;
+        writes.put_marker(layout, row, MarkerAt::Row, marker(t));
         row_deleted = Some(t);
     }
 
     let mut super_deleted: HashMap<Vec<u8>, Option<i64>> = HashMap::new();
     for (name, t) in delta.super_tombstones {
-        let key = layout.super_tombstone_key(row, &name);
-        let stored = marker_at(store, &key)?;
+        let at = MarkerAt::Super(&name);
+        let stored = marker_at(store, cf, row, at)?;
         if hidden(later(row_deleted, stored), t) {
             super_deleted.insert(name, stored);
             continue;
         }
-        // Drop first: the old marker lies under the prefix and the new one must win.
-        drop_hidden(store, cf, layout.super_prefix(row, &name), t, batch)?;
-        batch.put(key, marker(t));
+        // Drop first: the old marker lies under the super column and the new one must win.
+        drop_hidden(store, cf, row, at, t, writes)?;
+        writes.put_marker(layout, row, at, marker(t));
         super_deleted.insert(name, Some(t));
     }
 
     for ((super_column, name), cell) in delta.cells {
-        let (key, deleted_at) = match &super_column {
-            None => (layout.column_key(row, &name), row_deleted),
+        let deleted_at = match &super_column {
+            None => row_deleted,
             Some(sc) => {
                 let sc_deleted = match super_deleted.get(sc) {
                     Some(known) => *known,
                     None => {
-                        let stored = marker_at(store, &layout.super_tombstone_key(row, sc))?;
+                        let stored = marker_at(store, cf, row, MarkerAt::Super(sc))?;
                         super_deleted.insert(sc.clone(), stored);
                         stored
                     }
                 };
-                (
-                    layout.subcolumn_key(row, sc, &name),
-                    later(row_deleted, sc_deleted),
-                )
+                later(row_deleted, sc_deleted)
             }
         };
         if hidden(deleted_at, cell.timestamp()) {
             continue;
         }
-        let stored = store.get(&key)?.map(|v| decode_cell(&v)).transpose()?;
+        let super_column = super_column.as_deref();
+        let stored = store.get_cell(layout, row, super_column, &name)?;
         if stored
             .as_ref()
             .is_none_or(|old| Cell::supersedes(&cell, old))
         {
-            batch.put(key, encode_cell(&cell));
+            writes.put_cell(layout, row, super_column, &name, &cell);
         }
     }
     Ok(())
 }
 
-/// The timestamp of the deletion marker at `key`, if any.
-fn marker_at(store: &RowSession<'_>, key: &[u8]) -> Result<Option<i64>> {
-    Ok(store
-        .get(key)?
-        .map(|v| decode_marker(&v))
-        .transpose()?
-        .map(|m| m.timestamp))
+/// The timestamp of the deletion marker at `at`, if any.
+fn marker_at(
+    store: &RowSession<'_>,
+    cf: CfRef<'_>,
+    row: &EncodedRow,
+    at: MarkerAt<'_>,
+) -> Result<Option<i64>> {
+    Ok(store.get_marker(cf.layout, row, at)?.map(|m| m.timestamp))
 }
 
-/// Deletes every stored version under `prefix` that a deletion at `t` hides: columns and
+/// Deletes every stored version that a deletion at `t` of `at` hides: columns and
 /// subcolumns (live or tombstones) with timestamp ≤ t, and super-column markers ≤ t.
 fn drop_hidden(
     store: &RowSession<'_>,
     cf: CfRef<'_>,
-    prefix: Vec<u8>,
+    row: &EncodedRow,
+    at: MarkerAt<'_>,
     t: i64,
-    batch: &mut Batch,
+    writes: &mut RowWrites,
 ) -> Result<()> {
-    let end =
-        crate::storage::encoding::prefix_end(&prefix).map_or(Bound::Unbounded, Bound::Excluded);
-    for item in store.scan(Bound::Included(prefix), end, false) {
-        let (key, value) = item?;
-        let decoded = cf
-            .layout
-            .decode(&key)
-            .ok_or_else(|| Error::Corrupt(format!("undecodable key in {}", cf.def.name)))?;
-        let ts = match decoded.entry {
-            Entry::SuperTombstone(_) => decode_marker(&value)?.timestamp,
-            Entry::Column(_) | Entry::SubColumn(..) => decode_cell(&value)?.timestamp(),
-            Entry::RowTombstone => continue,
+    for item in store.entries_under(cf.layout, row, at) {
+        let stored = item?;
+        let ts = match &stored.value {
+            StoredValue::Marker(marker) => marker.timestamp,
+            StoredValue::Cell(cell) => cell.timestamp(),
         };
         if ts <= t {
-            batch.delete(key);
+            writes.delete(&stored);
         }
     }
     Ok(())
@@ -214,9 +201,13 @@ fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: &Change, now: u32) -> Re
             return Err(shape_error());
         }
         if let Some(sc) = super_column {
-            check_name(def.comparator, sc, "supercolumn")?;
+            check_name(def.comparator, sc, NameLevel::SuperColumn)?;
         }
-        check_name(def.comparator_for(super_column.is_some()), name, "column")
+        check_name(
+            def.comparator_for(super_column.is_some()),
+            name,
+            NameLevel::Column,
+        )
     };
     match change {
         Change::Insert {
@@ -246,7 +237,7 @@ fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: &Change, now: u32) -> Re
             if !def.is_super() {
                 return Err(shape_error());
             }
-            check_name(def.comparator, name, "supercolumn")?;
+            check_name(def.comparator, name, NameLevel::SuperColumn)?;
             let slot = delta
                 .super_tombstones
                 .entry(name.clone())

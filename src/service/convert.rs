@@ -144,7 +144,8 @@ pub(crate) fn cosc_changes(cosc: &ColumnOrSuperColumn, out: &mut Vec<Change>) {
 
 /// Whether `name` passes the name checks for a top-level name of `cf` (spec §5.6).
 fn is_storable_name(cf: &CfDef, name: &[u8]) -> bool {
-    !name.is_empty() && name.len() <= 0xFFFF && cf.comparator.validate(name).is_ok()
+    model::check_name_length(model::NameLevel::Column, name).is_ok()
+        && cf.comparator.validate(name).is_ok()
 }
 
 /// The tombstones of a validated Deletion (spec §7.5): per named column, subcolumn or super

@@ -2,10 +2,13 @@
 //! turns a request into an InvalidRequestException, with 0.6's exact `why` texts and in 0.6's
 //! order, because a request wrong in two ways must get the earlier message. Each function
 //! checks one Thrift shape; the per-method order of calls is in `reads` and `writes` (§4).
-//! Nothing here touches storage: only the schema and the partitioner are consulted.
+//! Nothing here touches storage: only the schema and the partitioner are consulted. The
+//! key and name rules that `cf` re-checks are shared with it through `model`
+//! ([`check_key_present`], [`check_name_length`]), so each message is written once.
 
 use crate::config::{CfDef, KeyspaceDef, Schema};
 use crate::error::{Error, Result};
+use crate::model::{check_key_present, check_name_length, NameLevel};
 use crate::partitioner::Partitioner;
 use crate::protocol::{
     ColumnOrSuperColumn, ColumnPath, Deletion, KeyRange, Mutation, SlicePredicate, SliceRange,
@@ -13,8 +16,6 @@ use crate::protocol::{
 use std::cmp::Ordering;
 use std::fmt::Write as _;
 
-/// `IColumn.MAX_NAME_LENGTH`: the longest column or super-column name.
-const MAX_NAME_LENGTH: usize = 0xFFFF;
 /// The longest key `DataOutput.writeUTF` can write.
 const MAX_ENCODED_KEY_LENGTH: usize = 65535;
 
@@ -24,9 +25,7 @@ fn invalid<T>(why: impl Into<String>) -> Result<T> {
 
 /// A row key: non-empty, and short enough for Java's modified UTF-8 (spec §5.1).
 pub(crate) fn validate_key(key: &str) -> Result<()> {
-    if key.is_empty() {
-        return invalid("Key may not be empty");
-    }
+    check_key_present(key)?;
     let length = modified_utf8_length(key);
     if length > MAX_ENCODED_KEY_LENGTH {
         return invalid(format!(
@@ -187,12 +186,7 @@ pub(crate) fn validate_columns<N: AsRef<[u8]>>(
     names: &[N],
 ) -> Result<()> {
     if let Some(super_column) = super_column {
-        if super_column.len() > MAX_NAME_LENGTH {
-            return invalid("supercolumn name length must not be greater than 65535");
-        }
-        if super_column.is_empty() {
-            return invalid("supercolumn name must not be empty");
-        }
+        check_name_length(NameLevel::SuperColumn, super_column)?;
         if !cf.is_super() {
             return invalid(format!(
                 "supercolumn specified to ColumnFamily {} containing normal columns",
@@ -203,12 +197,7 @@ pub(crate) fn validate_columns<N: AsRef<[u8]>>(
     let comparator = cf.comparator_for(super_column.is_some());
     for name in names {
         let name = name.as_ref();
-        if name.len() > MAX_NAME_LENGTH {
-            return invalid("column name length must not be greater than 65535");
-        }
-        if name.is_empty() {
-            return invalid("column name must not be empty");
-        }
+        check_name_length(NameLevel::Column, name)?;
         comparator.validate(name).map_err(Error::InvalidRequest)?;
     }
     Ok(())

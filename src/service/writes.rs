@@ -39,9 +39,12 @@ impl Session {
             )));
         };
         consistency::check_write(cl)?;
-        let change = convert::insert(path, name, value, timestamp);
-        let changes = vec![(path.column_family.clone(), change)];
-        self.write(vec![row(keyspace, key, changes)], cl)
+        let mut row = RowMutation::new(keyspace, key);
+        row.push(
+            &path.column_family,
+            convert::insert(path, name, value, timestamp),
+        );
+        self.write(vec![row], cl)
     }
 
     /// `batch_insert`: columns and super columns of several CFs of one row.
@@ -63,7 +66,7 @@ impl Session {
         // 0.6 validated nothing of a CF with no (sub)columns and then failed building the
         // mutation; the same messages as validation say what is wrong.
         validate_keyspace(schema, keyspace)?;
-        let mut changes = Vec::new();
+        let mut row = RowMutation::new(keyspace, key);
         for (cf, coscs) in cfmap {
             validate_table(schema, keyspace, cf)?;
             for cosc in coscs {
@@ -72,11 +75,11 @@ impl Session {
                         "ColumnOrSuperColumn may not have both Column and SuperColumn in batch_insert",
                     ));
                 }
-                push_changes(&mut changes, cf, |out| convert::cosc_changes(cosc, out));
+                push_changes(&mut row, cf, |out| convert::cosc_changes(cosc, out));
             }
         }
         consistency::check_write(cl)?;
-        self.write(vec![row(keyspace, key, changes)], cl)
+        self.write(vec![row], cl)
     }
 
     /// `remove`: a tombstone for a column, subcolumn, super column or whole row.
@@ -92,8 +95,9 @@ impl Session {
         validate_key(key)?;
         validate_column_path_or_parent(self.service.schema(), keyspace, path)?;
         consistency::check_write(cl)?;
-        let changes = vec![(path.column_family.clone(), convert::remove(path, timestamp))];
-        self.write(vec![row(keyspace, key, changes)], cl)
+        let mut row = RowMutation::new(keyspace, key);
+        row.push(&path.column_family, convert::remove(path, timestamp));
+        self.write(vec![row], cl)
     }
 
     /// `batch_mutate`: inserts and deletions for many rows; nothing is applied unless every
@@ -120,20 +124,20 @@ impl Session {
         }
         let mut rows = Vec::with_capacity(mutation_map.len());
         for (key, cfs) in mutation_map {
-            let mut changes = Vec::new();
+            let mut row = RowMutation::new(keyspace, key);
             for (cf, mutations) in cfs {
                 for mutation in mutations {
                     if let Some(cosc) = &mutation.column_or_supercolumn {
-                        push_changes(&mut changes, cf, |out| convert::cosc_changes(cosc, out));
+                        push_changes(&mut row, cf, |out| convert::cosc_changes(cosc, out));
                     } else if let Some(deletion) = &mutation.deletion {
                         let def = validate_table(schema, keyspace, cf)?;
-                        push_changes(&mut changes, cf, |out| {
+                        push_changes(&mut row, cf, |out| {
                             convert::deletion_changes(def, deletion, out)
                         });
                     }
                 }
             }
-            rows.push(row(keyspace, key, changes));
+            rows.push(row);
         }
         consistency::check_write(cl)?;
         self.write(rows, cl)
@@ -142,7 +146,7 @@ impl Session {
     /// Applies row mutations, each atomically; unless `cl` is ZERO the reply waits until
     /// they are durable.
     fn write(&self, rows: Vec<RowMutation>, cl: ConsistencyLevel) -> Result<()> {
-        for mutation in rows.iter().filter(|m| !m.changes.is_empty()) {
+        for mutation in rows.iter().filter(|m| !m.is_empty()) {
             let ack = self.service.db.apply(mutation)?;
             if consistency::waits_for_durability(cl) {
                 self.wait_before_reply(ack);
@@ -152,21 +156,11 @@ impl Session {
     }
 }
 
-fn row(keyspace: &str, key: &str, changes: Vec<(String, Change)>) -> RowMutation {
-    RowMutation {
-        keyspace: keyspace.to_string(),
-        key: key.to_string(),
-        changes,
-    }
-}
-
-/// Appends the changes `build` produces, each tagged with its column family.
-fn push_changes(
-    changes: &mut Vec<(String, Change)>,
-    cf: &str,
-    build: impl FnOnce(&mut Vec<Change>),
-) {
+/// Adds the changes `build` produces to column family `cf` of `row`.
+fn push_changes(row: &mut RowMutation, cf: &str, build: impl FnOnce(&mut Vec<Change>)) {
     let mut built = Vec::new();
     build(&mut built);
-    changes.extend(built.into_iter().map(|change| (cf.to_string(), change)));
+    for change in built {
+        row.push(cf, change);
+    }
 }

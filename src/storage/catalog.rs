@@ -154,7 +154,7 @@ impl Catalog {
         };
         batch.put(meta_key(b"token"), token.to_string().into_bytes());
 
-        store.write(batch)?;
+        store.write_batch(batch)?;
         store.sync()?;
         Ok(Catalog { layouts, token })
     }

@@ -5,12 +5,13 @@
 //! number durable. In `batch` mode writers wait for that (group commit: all writers that
 //! arrive while a sync is gathering or running share the next one); in `periodic` mode they
 //! are acknowledged at once and the thread syncs every period.
+//!
+//! [`Durability`] knows nothing of rows or packing: it applies physical batches the row
+//! store has planned, and tracks when they are on disk.
 
-use super::packed::FirstChunks;
+use super::engine::{Batch, Engine};
 use super::watermark::{generation_key, Watermark};
-use super::{Batch, Engine, KvPair, Packing, Scan};
 use crate::error::{Error, Result};
-use std::ops::Bound;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -178,14 +179,6 @@ impl Shared {
     }
 }
 
-/// An engine plus its durability policy: what `cf` reads from and writes through.
-pub struct Store {
-    shared: Arc<Shared>,
-    /// How rows are packed into engine values; `None` stores every key as it is.
-    packing: Option<Packing>,
-    syncer: Mutex<Option<JoinHandle<()>>>,
-}
-
 /// Proof that a write was applied; wait on it before acknowledging the write.
 #[derive(Clone)]
 pub struct Ack {
@@ -241,15 +234,16 @@ impl Ack {
     }
 }
 
-impl Store {
-    /// Wraps `engine` with `policy` and starts its syncer thread; with `packing`, the
-    /// entries of each row are stored packed (see `packed`). A store whose generation is
-    /// below its watermark has lost durable writes and is refused.
-    pub fn new(
-        engine: Arc<dyn Engine>,
-        policy: SyncPolicy,
-        packing: Option<Packing>,
-    ) -> Result<Store> {
+/// The syncer of one engine: applies physical batches and hands out their [`Ack`]s.
+pub(crate) struct Durability {
+    shared: Arc<Shared>,
+    syncer: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl Durability {
+    /// Starts the syncer of `engine` under `policy`. A store whose generation is below its
+    /// watermark has lost durable writes and is refused.
+    pub(crate) fn start(engine: Arc<dyn Engine>, policy: SyncPolicy) -> Result<Durability> {
         let base_generation = match engine.get(&generation_key())? {
             Some(bytes) => u64::from_be_bytes(
                 bytes
@@ -280,56 +274,14 @@ impl Store {
         let syncer = std::thread::Builder::new()
             .name("ilion-sync".into())
             .spawn(move || for_thread.run_syncer())?;
-        Ok(Store {
+        Ok(Durability {
             shared,
-            packing,
             syncer: Mutex::new(Some(syncer)),
         })
     }
 
-    /// The value at `key`.
-    pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        match &self.packing {
-            Some(packing) => packing.get(self.shared.engine.as_ref(), key, None),
-            None => self.shared.engine.get(key),
-        }
-    }
-
-    /// An ordered scan (see [`Engine::scan`]).
-    pub fn scan(&self, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>, reverse: bool) -> Scan<'_> {
-        match &self.packing {
-            Some(packing) => packing.scan(self.shared.engine.as_ref(), lower, upper, reverse),
-            None => self.shared.engine.scan(lower, upper, reverse),
-        }
-    }
-
-    /// The first entry at or after `lower` and before `upper`.
-    pub fn first(&self, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>) -> Result<Option<KvPair>> {
-        self.scan(lower, upper, false).next().transpose()
-    }
-
-    /// Applies `batch` atomically. The returned [`Ack`] completes when the policy allows the
-    /// write to be acknowledged. With packing, writes to one row must not run concurrently
-    /// (`cf` serialises them with its row locks).
-    pub fn write(&self, batch: Batch) -> Result<Ack> {
-        let batch = match &self.packing {
-            Some(packing) => packing.plan(self.shared.engine.as_ref(), batch, None)?,
-            None => batch,
-        };
-        self.commit(batch)
-    }
-
-    /// A session for one row mutation, under the row's lock: lookups and the final write
-    /// read each row's first chunk from the engine only once.
-    pub fn row_session(&self) -> RowSession<'_> {
-        RowSession {
-            store: self,
-            seen: FirstChunks::default(),
-        }
-    }
-
     /// Applies physical writes and hands out their acknowledgement.
-    fn commit(&self, batch: Batch) -> Result<Ack> {
+    pub(crate) fn commit(&self, batch: Batch) -> Result<Ack> {
         if batch.is_empty() {
             return Ok(Ack::done());
         }
@@ -355,12 +307,12 @@ impl Store {
     }
 
     /// Makes everything written so far durable now.
-    pub fn sync(&self) -> Result<()> {
+    pub(crate) fn sync(&self) -> Result<()> {
         self.shared.sync_once(false)
     }
 
     /// Stops the syncer after a final sync. Idempotent; also run on drop.
-    pub fn close(&self) -> Result<()> {
+    pub(crate) fn close(&self) -> Result<()> {
         let handle = self.syncer.lock().unwrap_or_else(|p| p.into_inner()).take();
         if let Some(handle) = handle {
             self.shared.state().closing = true;
@@ -373,39 +325,7 @@ impl Store {
     }
 }
 
-/// Reads and the write of one row mutation (see [`Store::row_session`]).
-pub struct RowSession<'a> {
-    store: &'a Store,
-    seen: FirstChunks,
-}
-
-impl RowSession<'_> {
-    /// The value at `key`.
-    pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        match &self.store.packing {
-            Some(packing) => packing.get(self.store.shared.engine.as_ref(), key, Some(&self.seen)),
-            None => self.store.shared.engine.get(key),
-        }
-    }
-
-    /// An ordered scan (see [`Engine::scan`]).
-    pub fn scan(&self, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>, reverse: bool) -> Scan<'_> {
-        self.store.scan(lower, upper, reverse)
-    }
-
-    /// Applies the mutation's writes atomically (see [`Store::write`]).
-    pub fn write(self, batch: Batch) -> Result<Ack> {
-        let batch = match &self.store.packing {
-            Some(packing) => {
-                packing.plan(self.store.shared.engine.as_ref(), batch, Some(&self.seen))?
-            }
-            None => batch,
-        };
-        self.store.commit(batch)
-    }
-}
-
-impl Drop for Store {
+impl Drop for Durability {
     fn drop(&mut self) {
         if let Err(e) = self.close() {
             tracing::error!("final sync failed: {e}");

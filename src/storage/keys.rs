@@ -12,14 +12,16 @@
 //! row (COPP)    escaped(collation key)    | escaped(key UTF-8)
 //! ```
 //!
-//! These are the *logical* keys `cf` reads and writes. On disk the entries of one row are
+//! These are the *logical* keys the typed row API (`rows`) reads and writes. On disk the entries of one row are
 //! packed together into chunks keyed by the row prefix (see `packed`); meta keys are stored
 //! as they are. Rows sort by (token, key bytes), names by their comparators, and every row's
 //! entries are contiguous with its tombstone first. Every row part ends with the escape
 //! terminator `00 00`, which is never followed by `FF`; that is what the token bounds below
 //! rely on. Cell and tombstone values are laid out in `values`.
 
-use super::encoding::{cesu8, from_cesu8, put_escaped, put_name, take_escaped, take_name};
+use super::encoding::{
+    cesu8, from_cesu8, prefix_end, put_escaped, put_name, take_escaped, take_name,
+};
 use crate::comparator::Comparator;
 use crate::partitioner::{Partitioner, RingPosition, Token};
 use std::ops::Bound;
@@ -224,6 +226,35 @@ impl CfLayout {
         })
     }
 
+    /// The name of a column or subcolumn `key` that lies under a prefix of `prefix_len`
+    /// bytes (a columns or subcolumns prefix), named under `comparator`.
+    pub fn name_after(
+        &self,
+        key: &[u8],
+        prefix_len: usize,
+        comparator: Comparator,
+    ) -> Option<Vec<u8>> {
+        Some(take_name(key.get(prefix_len..)?, comparator, true)?.0)
+    }
+
+    /// The parts of a Super CF entry `key` under a row's columns prefix of `prefix_len`
+    /// bytes: the super column's name and, for a subcolumn, its name (`None` for the super
+    /// column's own marker).
+    pub fn super_entry_after(
+        &self,
+        key: &[u8],
+        prefix_len: usize,
+    ) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
+        let (super_name, rest) = take_name(key.get(prefix_len..)?, self.comparator, false)?;
+        match rest.split_first() {
+            Some((&SUPER_SUBCOLUMN, sub)) => {
+                let sub_comparator = self.subcomparator.unwrap_or(self.comparator);
+                Some((super_name, Some(take_name(sub, sub_comparator, true)?.0)))
+            }
+            _ => Some((super_name, None)),
+        }
+    }
+
     /// Start bound of the rows whose token is ≥ `token`.
     pub fn rows_from(&self, token: &Token) -> Bound<Vec<u8>> {
         match token_floor(self.partitioner, token) {
@@ -255,6 +286,39 @@ impl CfLayout {
     pub fn cf_end(&self) -> Bound<Vec<u8>> {
         Bound::Excluded(self.id.saturating_add(1).to_be_bytes().to_vec())
     }
+}
+
+/// Scan bounds under `prefix` for the names from `low` to `high` (both inclusive, empty for
+/// unbounded), in key order. `last` says whether names end the key (columns, subcolumns)
+/// or are followed by more (super-column names, whose entries all lie under the name).
+pub fn name_bounds(
+    prefix: &[u8],
+    comparator: Comparator,
+    (low, high): (&[u8], &[u8]),
+    last: bool,
+) -> (Bound<Vec<u8>>, Bound<Vec<u8>>) {
+    let with_name = |name: &[u8]| {
+        let mut key = prefix.to_vec();
+        put_name(&mut key, comparator, name, last);
+        key
+    };
+    let end_of = |key: &[u8]| prefix_end(key).map_or(Bound::Unbounded, Bound::Excluded);
+    let lower = if low.is_empty() {
+        Bound::Included(prefix.to_vec())
+    } else {
+        Bound::Included(with_name(low))
+    };
+    let upper = match (high.is_empty(), last) {
+        (true, _) => end_of(prefix),
+        (false, true) => Bound::Included(with_name(high)),
+        (false, false) => end_of(&with_name(high)),
+    };
+    (lower, upper)
+}
+
+/// Where the entries of one row under `prefix` end.
+pub fn prefix_upper(prefix: &[u8]) -> Bound<Vec<u8>> {
+    prefix_end(prefix).map_or(Bound::Unbounded, Bound::Excluded)
 }
 
 /// What a decoded key addresses.

@@ -1,7 +1,7 @@
 //! The in-memory twin of the sled engine: a `BTreeMap` behind a lock. Unit tests run the same
 //! suites against both, and it is the pattern for adding another engine.
 
-use super::{range_is_empty, Batch, Engine, KvPair, Scan};
+use super::engine::{range_is_empty, Batch, Engine, KvPair, Scan};
 use crate::error::{Error, Result};
 use std::collections::BTreeMap;
 use std::ops::Bound;

@@ -1,117 +1,44 @@
-//! Storage: the only user of sled. It owns every byte layout (`keys`, `values`, `encoding`,
-//! and `packed`, which stores each row's entries together in a few engine values),
-//! the narrow [`Engine`] interface (get, scan forward/reverse, atomic batch, durable sync)
-//! with a sled implementation and an in-memory twin, the durability policy of
-//! `CommitLogSync` ([`Store`], group commit), and the catalog that ties column families to
-//! stable ids and refuses a data directory written under a different schema or partitioner.
+//! Storage: the only user of sled, and the owner of every byte layout. It is built in
+//! layers, each over the one before:
+//!
+//! 1. **engine** — the narrow [`Engine`] interface of an ordered key-value store (get, scan
+//!    forward/reverse, atomic [`Batch`], durable sync), with [`SledEngine`] and its
+//!    in-memory twin [`MemoryEngine`];
+//! 2. **packing** — `packed`: the entries of each row stored together in a few engine
+//!    values (chunks), behind logical get/scan/plan;
+//! 3. **row store and durability** — [`Store`] puts packing and the `CommitLogSync` policy
+//!    together ([`SyncPolicy`], group commit, [`Ack`]), with a [`RowSession`] per row
+//!    mutation; the `watermark` refuses a store that lost durable writes;
+//! 4. **typed row API** — `rows`: cells, deletion markers, slices by name, rows by token and
+//!    the tombstones due for purge, as `cf` asks for them; the bytes (`keys`, `values`,
+//!    `encoding`) stay private to storage.
+//!
+//! Beside the layers, the [`Catalog`] ties column families to stable ids and refuses a data
+//! directory written under a different schema or partitioner.
 
 mod catalog;
 mod durability;
-pub mod encoding;
-pub mod keys;
+mod encoding;
+mod engine;
+mod keys;
 mod memory;
 mod packed;
+mod rows;
 mod sled_engine;
-pub mod values;
+mod store;
+mod values;
 mod watermark;
 
 pub use catalog::{Catalog, CfDescriptor};
-pub use durability::{Ack, RowSession, Store, SyncPolicy};
-pub use keys::{CfLayout, DecodedKey, Entry};
+pub use durability::{Ack, SyncPolicy};
+pub use engine::{Batch, Engine, KvPair, Scan};
+pub use keys::{CfLayout, Entry};
 pub use memory::MemoryEngine;
 pub use packed::{Packing, MAX_CHUNK_BYTES};
+pub use rows::{
+    EncodedRow, Marker, MarkerAt, NameRange, RowSpan, RowWrites, StoredEntry, StoredValue,
+    SuperEntry,
+};
 pub use sled_engine::SledEngine;
+pub use store::{RowSession, Store};
 pub use watermark::Watermark;
-
-use crate::error::Result;
-use std::ops::Bound;
-
-/// A key and its value.
-pub type KvPair = (Vec<u8>, Vec<u8>);
-
-/// An ordered scan over an engine.
-pub type Scan<'a> = Box<dyn Iterator<Item = Result<KvPair>> + Send + 'a>;
-
-/// Writes applied together or not at all.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Batch {
-    ops: Vec<(Vec<u8>, Option<Vec<u8>>)>,
-}
-
-impl Batch {
-    /// Sets `key` to `value`.
-    pub fn put(&mut self, key: Vec<u8>, value: Vec<u8>) {
-        self.ops.push((key, Some(value)));
-    }
-
-    /// Removes `key`.
-    pub fn delete(&mut self, key: Vec<u8>) {
-        self.ops.push((key, None));
-    }
-
-    /// Number of writes.
-    pub fn len(&self) -> usize {
-        self.ops.len()
-    }
-
-    /// True when there is nothing to write.
-    pub fn is_empty(&self) -> bool {
-        self.ops.is_empty()
-    }
-
-    /// The writes, in order; a later write to the same key wins.
-    pub fn into_ops(self) -> Vec<(Vec<u8>, Option<Vec<u8>>)> {
-        self.ops
-    }
-}
-
-/// An ordered key-value engine: what the rest of storage needs from sled.
-pub trait Engine: Send + Sync {
-    /// The value at `key`.
-    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>>;
-
-    /// Entries with keys in `(lower, upper)`, ascending or (with `reverse`) descending.
-    fn scan(&self, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>, reverse: bool) -> Scan<'_>;
-
-    /// Applies every write of `batch` atomically: after a crash, all or none are present.
-    fn apply(&self, batch: Batch) -> Result<()>;
-
-    /// Makes everything applied so far durable, through a real fsync barrier.
-    fn sync(&self) -> Result<()>;
-
-    /// The watermark file that guards this engine's durable history, if it keeps one
-    /// (see `watermark`).
-    fn watermark(&self) -> Option<Watermark> {
-        None
-    }
-}
-
-/// True when no key can lie between `lower` and `upper` (std's BTreeMap panics on such
-/// ranges, so every engine checks first).
-pub(crate) fn range_is_empty(lower: &Bound<Vec<u8>>, upper: &Bound<Vec<u8>>) -> bool {
-    match (lower, upper) {
-        (Bound::Included(l), Bound::Included(u)) => l > u,
-        (Bound::Included(l), Bound::Excluded(u))
-        | (Bound::Excluded(l), Bound::Included(u))
-        | (Bound::Excluded(l), Bound::Excluded(u)) => l >= u,
-        _ => false,
-    }
-}
-
-/// True when `key` lies between `lower` and `upper`.
-pub(crate) fn in_bounds(key: &[u8], lower: &Bound<Vec<u8>>, upper: &Bound<Vec<u8>>) -> bool {
-    let above = match lower {
-        Bound::Included(l) => key >= l.as_slice(),
-        Bound::Excluded(l) => key > l.as_slice(),
-        Bound::Unbounded => true,
-    };
-    let below = match upper {
-        Bound::Included(u) => key <= u.as_slice(),
-        Bound::Excluded(u) => key < u.as_slice(),
-        Bound::Unbounded => true,
-    };
-    above && below
-}
-
-#[cfg(test)]
-mod engine_tests;

@@ -4,7 +4,8 @@
 //! `fdatasync` of the log file and an `fsync` of every blob written since the last sync, so
 //! "synced" means on disk.
 
-use super::{range_is_empty, Batch, Engine, Scan, Watermark};
+use super::engine::{range_is_empty, Batch, Engine, Scan};
+use super::Watermark;
 use crate::error::{Error, Result};
 use std::fs::{self, File, OpenOptions};
 use std::ops::Bound;

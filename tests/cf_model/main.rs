@@ -202,11 +202,10 @@ pub fn check(
                     .iter()
                     .map(|(cf, c)| (CFS[*cf].0.to_string(), c.clone()))
                     .collect();
-                let m = RowMutation {
-                    keyspace: KS.into(),
-                    key: KEYS[*key].into(),
-                    changes: changes.clone(),
-                };
+                let mut m = RowMutation::new(KS, KEYS[*key]);
+                for (cf, change) in &changes {
+                    m.push(cf, change.clone());
+                }
                 db.apply(&m).unwrap();
                 model.apply(KEYS[*key], &changes);
             }

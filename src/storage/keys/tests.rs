@@ -1,7 +1,7 @@
 //! Row order per partitioner, prefix relations and token bounds of the key layout.
 
 use super::*;
-use crate::storage::in_bounds;
+use crate::storage::engine::in_bounds;
 use proptest::prelude::*;
 use std::cmp::Ordering;
 

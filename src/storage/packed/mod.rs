@@ -19,13 +19,14 @@
 //! replaced atomically, and scans never yield an entry twice even if a chunk splits under
 //! them. Keys under `META_PREFIX` are not packed.
 
+use super::engine::{in_bounds, range_is_empty, Batch, Engine, KvPair, Scan};
 use super::keys::{decode_row, META_PREFIX};
-use super::{in_bounds, range_is_empty, Engine, KvPair, Scan};
 use crate::error::{Error, Result};
 use crate::partitioner::Partitioner;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::ops::Bound;
+use std::sync::Arc;
 
 /// A chunk that may have neighbours.
 const CHUNK: u8 = 1;
@@ -44,6 +45,41 @@ pub struct Packing {
 }
 
 type Entries = BTreeMap<Vec<u8>, Vec<u8>>;
+
+/// The packing layer: an engine seen through [`Packing`]. It reads and writes logical
+/// entries; the engine below holds chunks.
+pub(crate) struct Packed {
+    engine: Arc<dyn Engine>,
+    packing: Packing,
+}
+
+impl Packed {
+    /// `engine`, packed by `packing`.
+    pub(crate) fn new(engine: Arc<dyn Engine>, packing: Packing) -> Packed {
+        Packed { engine, packing }
+    }
+
+    /// The value of one logical entry; `seen` caches first chunks within one row mutation.
+    pub(crate) fn get(&self, key: &[u8], seen: Option<&FirstChunks>) -> Result<Option<Vec<u8>>> {
+        self.packing.get(self.engine.as_ref(), key, seen)
+    }
+
+    /// Logical entries in `(lower, upper)`, ascending or descending.
+    pub(crate) fn scan(
+        &self,
+        lower: Bound<Vec<u8>>,
+        upper: Bound<Vec<u8>>,
+        reverse: bool,
+    ) -> Scan<'_> {
+        self.packing
+            .scan(self.engine.as_ref(), lower, upper, reverse)
+    }
+
+    /// The physical writes that carry out the logical writes of `batch`.
+    pub(crate) fn plan(&self, batch: Batch, seen: Option<&FirstChunks>) -> Result<Batch> {
+        self.packing.plan(self.engine.as_ref(), batch, seen)
+    }
+}
 
 /// First chunks already read during one row mutation (the caller holds the row's lock, so
 /// they cannot change underneath): each row's first chunk is read from the engine once.

@@ -10,7 +10,7 @@
 use super::{decode_chunk, encode_pieces, Entries, First, FirstChunks, Packing, CHUNK, SOLE_CHUNK};
 use crate::error::Result;
 use crate::storage::encoding::prefix_end;
-use crate::storage::{Batch, Engine};
+use crate::storage::engine::{Batch, Engine};
 use std::collections::BTreeMap;
 use std::ops::Bound;
 

@@ -1,0 +1,385 @@
+//! The typed row API: what `cf` reads and writes, in its own terms. A row is addressed by
+//! an [`EncodedRow`], an entry by names; values come back as [`Cell`]s and deletion
+//! [`Marker`]s, slices as decoded names in comparator order between [`NameRange`] bounds.
+//! Every key and value byte is built and read here (through the private `keys`, `values`
+//! and `encoding`), none in `cf`. Rows in ring order for range reads live in `ranges`.
+
+mod ranges;
+
+pub use ranges::RowSpan;
+
+use super::engine::{Batch, Scan};
+use super::keys::{encode_row, name_bounds, prefix_upper, CfLayout, Entry};
+use super::store::{RowSession, Store};
+use super::values::{decode_cell, decode_marker, encode_cell, encode_marker};
+use super::Ack;
+use crate::error::{Error, Result};
+use crate::model::{Cell, SliceRange};
+use crate::partitioner::Partitioner;
+use std::ops::Bound;
+
+pub use super::values::Marker;
+
+/// A row key in its stored form (the same for every column family of one partitioner).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodedRow(Vec<u8>);
+
+impl EncodedRow {
+    /// The stored form of `key` under `partitioner`.
+    pub fn new(partitioner: Partitioner, key: &str) -> EncodedRow {
+        EncodedRow(encode_row(partitioner, key))
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// Bounds of a slice by name: `start` and `finish` inclusive, empty for unbounded, in
+/// traversal order (so `start` is the greater name when `reversed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NameRange<'a> {
+    pub start: &'a [u8],
+    pub finish: &'a [u8],
+    pub reversed: bool,
+}
+
+impl NameRange<'_> {
+    /// Every name, ascending.
+    pub fn all() -> NameRange<'static> {
+        NameRange {
+            start: &[],
+            finish: &[],
+            reversed: false,
+        }
+    }
+
+    /// (lowest, highest) name in key order.
+    fn low_high(&self) -> (&[u8], &[u8]) {
+        if self.reversed {
+            (self.finish, self.start)
+        } else {
+            (self.start, self.finish)
+        }
+    }
+}
+
+impl<'a> From<&'a SliceRange> for NameRange<'a> {
+    fn from(range: &'a SliceRange) -> NameRange<'a> {
+        NameRange {
+            start: &range.start,
+            finish: &range.finish,
+            reversed: range.reversed,
+        }
+    }
+}
+
+/// One entry of a Super CF row, in the order a super-column slice meets them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SuperEntry {
+    /// A super column's own deletion marker.
+    Marker { super_column: Vec<u8> },
+    /// A subcolumn version (live or tombstone).
+    Cell {
+        super_column: Vec<u8>,
+        name: Vec<u8>,
+        cell: Cell,
+    },
+}
+
+impl SuperEntry {
+    /// The super column the entry belongs to.
+    pub fn super_column(&self) -> &[u8] {
+        match self {
+            SuperEntry::Marker { super_column } | SuperEntry::Cell { super_column, .. } => {
+                super_column
+            }
+        }
+    }
+}
+
+/// A stored value: a column version or a deletion marker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoredValue {
+    Cell(Cell),
+    Marker(Marker),
+}
+
+/// An entry as a scan found it; it can be deleted (see [`RowWrites::delete`],
+/// [`Store::delete_unchanged`]).
+#[derive(Debug, Clone)]
+pub struct StoredEntry {
+    /// The row's key.
+    pub row_key: String,
+    /// What the entry is: a row or super-column marker, a column or a subcolumn.
+    pub entry: Entry,
+    pub value: StoredValue,
+    key: Vec<u8>,
+    raw: Vec<u8>,
+}
+
+fn corrupt_key(layout: &CfLayout) -> Error {
+    Error::Corrupt(format!(
+        "undecodable key in column family with id {}",
+        layout.id
+    ))
+}
+
+/// Decodes a scanned entry of `layout`; `None` when the key is not one of its entries.
+fn stored_entry(layout: &CfLayout, key: Vec<u8>, raw: Vec<u8>) -> Option<Result<StoredEntry>> {
+    let decoded = layout.decode(&key)?;
+    let value = match decoded.entry {
+        Entry::RowTombstone | Entry::SuperTombstone(_) => {
+            decode_marker(&raw).map(StoredValue::Marker)
+        }
+        Entry::Column(_) | Entry::SubColumn(..) => decode_cell(&raw).map(StoredValue::Cell),
+    };
+    Some(value.map(|value| StoredEntry {
+        row_key: decoded.row_key,
+        entry: decoded.entry,
+        value,
+        key,
+        raw,
+    }))
+}
+
+/// The key of a column (`super_column` None) or subcolumn.
+fn cell_key(
+    layout: &CfLayout,
+    row: &EncodedRow,
+    super_column: Option<&[u8]>,
+    name: &[u8],
+) -> Vec<u8> {
+    match super_column {
+        None => layout.column_key(row.bytes(), name),
+        Some(sc) => layout.subcolumn_key(row.bytes(), sc, name),
+    }
+}
+
+/// Every entry of `layout` under `prefix`, decoded; an undecodable key is corruption.
+fn entries_under<'a>(
+    layout: &'a CfLayout,
+    scan: Scan<'a>,
+) -> impl Iterator<Item = Result<StoredEntry>> + 'a {
+    scan.map(move |item| {
+        let (key, raw) = item?;
+        stored_entry(layout, key, raw).unwrap_or_else(|| Err(corrupt_key(layout)))
+    })
+}
+
+impl Store {
+    /// The stored version of a column (`super_column` None) or subcolumn.
+    pub fn get_cell(
+        &self,
+        layout: &CfLayout,
+        row: &EncodedRow,
+        super_column: Option<&[u8]>,
+        name: &[u8],
+    ) -> Result<Option<Cell>> {
+        let key = cell_key(layout, row, super_column, name);
+        self.get(&key)?.map(|v| decode_cell(&v)).transpose()
+    }
+
+    /// The versions of a Standard row's columns (`super_column` None) or of one super
+    /// column's subcolumns, with their names, within `range` in its traversal order.
+    pub fn cells<'a>(
+        &'a self,
+        layout: &'a CfLayout,
+        row: &EncodedRow,
+        super_column: Option<&[u8]>,
+        range: NameRange<'_>,
+    ) -> impl Iterator<Item = Result<(Vec<u8>, Cell)>> + 'a {
+        let (prefix, comparator) = match super_column {
+            None => (layout.columns_prefix(row.bytes()), layout.comparator),
+            Some(sc) => (
+                layout.subcolumns_prefix(row.bytes(), sc),
+                layout.subcomparator.unwrap_or(layout.comparator),
+            ),
+        };
+        let (lower, upper) = name_bounds(&prefix, comparator, range.low_high(), true);
+        let prefix_len = prefix.len();
+        self.scan(lower, upper, range.reversed).map(move |item| {
+            let (key, value) = item?;
+            let cell = decode_cell(&value)?;
+            let name = layout
+                .name_after(&key, prefix_len, comparator)
+                .ok_or_else(|| corrupt_key(layout))?;
+            Ok((name, cell))
+        })
+    }
+
+    /// The entries of a Super CF row whose super column lies within `range`, in its
+    /// traversal order (each super column's marker and subcolumns together).
+    pub fn super_entries<'a>(
+        &'a self,
+        layout: &'a CfLayout,
+        row: &EncodedRow,
+        range: NameRange<'_>,
+    ) -> impl Iterator<Item = Result<SuperEntry>> + 'a {
+        let prefix = layout.columns_prefix(row.bytes());
+        let (lower, upper) = name_bounds(&prefix, layout.comparator, range.low_high(), false);
+        let prefix_len = prefix.len();
+        self.scan(lower, upper, range.reversed).map(move |item| {
+            let (key, value) = item?;
+            let (super_column, sub) = layout
+                .super_entry_after(&key, prefix_len)
+                .ok_or_else(|| corrupt_key(layout))?;
+            Ok(match sub {
+                None => SuperEntry::Marker { super_column },
+                Some(name) => SuperEntry::Cell {
+                    super_column,
+                    name,
+                    cell: decode_cell(&value)?,
+                },
+            })
+        })
+    }
+
+    /// Every tombstone of a column family (row and super-column markers, column and
+    /// subcolumn tombstones), row by row: the candidates of a purge.
+    pub fn tombstones<'a>(
+        &'a self,
+        layout: &'a CfLayout,
+    ) -> impl Iterator<Item = Result<StoredEntry>> + 'a {
+        self.scan(Bound::Included(layout.cf_prefix()), layout.cf_end(), false)
+            .filter_map(move |item| match item {
+                Err(e) => Some(Err(e)),
+                Ok((key, raw)) => stored_entry(layout, key, raw),
+            })
+            .filter(|entry| {
+                !matches!(
+                    entry,
+                    Ok(StoredEntry {
+                        value: StoredValue::Cell(Cell::Live { .. }),
+                        ..
+                    })
+                )
+            })
+    }
+
+    /// Deletes those of `entries` that are still stored as they were read (a concurrent
+    /// write may have replaced some); returns how many were deleted. The caller holds the
+    /// rows' locks.
+    pub fn delete_unchanged(&self, entries: Vec<StoredEntry>) -> Result<usize> {
+        let mut batch = Batch::default();
+        for entry in entries {
+            if self.get(&entry.key)?.as_deref() == Some(entry.raw.as_slice()) {
+                batch.delete(entry.key);
+            }
+        }
+        let deleted = batch.len();
+        self.write_batch(batch)?;
+        Ok(deleted)
+    }
+}
+
+/// Where deletion markers sit.
+#[derive(Debug, Clone, Copy)]
+pub enum MarkerAt<'a> {
+    /// The row's marker in one column family.
+    Row,
+    /// One super column's marker.
+    Super(&'a [u8]),
+}
+
+impl RowSession<'_> {
+    /// The stored version of a column (`super_column` None) or subcolumn.
+    pub fn get_cell(
+        &self,
+        layout: &CfLayout,
+        row: &EncodedRow,
+        super_column: Option<&[u8]>,
+        name: &[u8],
+    ) -> Result<Option<Cell>> {
+        let key = cell_key(layout, row, super_column, name);
+        self.get(&key)?.map(|v| decode_cell(&v)).transpose()
+    }
+
+    /// The deletion marker at `at`, if any.
+    pub fn get_marker(
+        &self,
+        layout: &CfLayout,
+        row: &EncodedRow,
+        at: MarkerAt<'_>,
+    ) -> Result<Option<Marker>> {
+        let key = match at {
+            MarkerAt::Row => layout.row_tombstone_key(row.bytes()),
+            MarkerAt::Super(name) => layout.super_tombstone_key(row.bytes(), name),
+        };
+        self.get(&key)?.map(|v| decode_marker(&v)).transpose()
+    }
+
+    /// What a deletion at `at` covers: for the row, every column, super-column marker and
+    /// subcolumn (not the row marker); for a super column, its marker and subcolumns.
+    pub fn entries_under<'a>(
+        &'a self,
+        layout: &'a CfLayout,
+        row: &EncodedRow,
+        at: MarkerAt<'_>,
+    ) -> impl Iterator<Item = Result<StoredEntry>> + 'a {
+        let prefix = match at {
+            MarkerAt::Row => layout.columns_prefix(row.bytes()),
+            MarkerAt::Super(name) => layout.super_prefix(row.bytes(), name),
+        };
+        let upper = prefix_upper(&prefix);
+        entries_under(layout, self.scan(Bound::Included(prefix), upper, false))
+    }
+
+    /// Applies the mutation's writes atomically (see [`Store::row_session`]).
+    pub fn write(self, writes: RowWrites) -> Result<Ack> {
+        self.write_batch(writes.batch)
+    }
+}
+
+/// The writes of one row mutation, applied together by [`RowSession::write`].
+#[derive(Debug, Default)]
+pub struct RowWrites {
+    batch: Batch,
+}
+
+impl RowWrites {
+    /// Stores a version of a column (`super_column` None) or subcolumn.
+    pub fn put_cell(
+        &mut self,
+        layout: &CfLayout,
+        row: &EncodedRow,
+        super_column: Option<&[u8]>,
+        name: &[u8],
+        cell: &Cell,
+    ) {
+        self.batch
+            .put(cell_key(layout, row, super_column, name), encode_cell(cell));
+    }
+
+    /// Stores the deletion marker at `at`.
+    pub fn put_marker(
+        &mut self,
+        layout: &CfLayout,
+        row: &EncodedRow,
+        at: MarkerAt<'_>,
+        marker: Marker,
+    ) {
+        let key = match at {
+            MarkerAt::Row => layout.row_tombstone_key(row.bytes()),
+            MarkerAt::Super(name) => layout.super_tombstone_key(row.bytes(), name),
+        };
+        self.batch.put(key, encode_marker(marker));
+    }
+
+    /// Removes an entry a scan found.
+    pub fn delete(&mut self, entry: &StoredEntry) {
+        self.batch.delete(entry.key.clone());
+    }
+}
+
+impl CfLayout {
+    /// The logical key and value a Standard column is stored as before packing: benchmarks
+    /// write them to a bare engine to compare against.
+    pub fn column_entry(&self, row_key: &str, name: &[u8], cell: &Cell) -> (Vec<u8>, Vec<u8>) {
+        let row = EncodedRow::new(self.partitioner, row_key);
+        (cell_key(self, &row, None, name), encode_cell(cell))
+    }
+}
+
+#[cfg(test)]
+mod tests;
