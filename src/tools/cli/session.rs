@@ -89,7 +89,7 @@ impl Session {
                     self.client = Some(client);
                     break;
                 }
-                Err(e) => last = e.to_string(),
+                Err(e) => last = detail(&e),
             }
         }
         if self.client.is_none() {
@@ -244,6 +244,16 @@ pub fn message(e: &ThriftError) -> String {
             }
         }
         ThriftError::Application(a) => format!("Exception {}", a.message),
-        other => format!("Exception {other}"),
+        other => format!("Exception {}", detail(other)),
+    }
+}
+
+/// The most telling text of a transport or protocol error: its message (e.g. "Connection
+/// refused (os error 111)") rather than its kind ("not open").
+fn detail(e: &ThriftError) -> String {
+    match e {
+        ThriftError::Transport(t) if !t.message.is_empty() => t.message.clone(),
+        ThriftError::Protocol(p) if !p.message.is_empty() => p.message.clone(),
+        other => other.to_string(),
     }
 }
