@@ -257,3 +257,98 @@ fn detail(e: &ThriftError) -> String {
         other => other.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{ApplicationError, ApplicationErrorKind};
+
+    #[test]
+    fn describe_keyspace_attributes_give_the_name_types() {
+        let attrs = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let standard = attrs(&[
+            ("Type", "Standard"),
+            ("CompareWith", "org.apache.cassandra.db.marshal.LongType"),
+        ]);
+        assert_eq!(
+            CfMeta::from_description(&standard),
+            CfMeta {
+                is_super: false,
+                names: NameType::Long,
+                subnames: NameType::Bytes
+            }
+        );
+        let sup = attrs(&[
+            ("Type", "Super"),
+            ("CompareWith", "org.apache.cassandra.db.marshal.UTF8Type"),
+            (
+                "CompareSubcolumnsWith",
+                "org.apache.cassandra.db.marshal.TimeUUIDType",
+            ),
+        ]);
+        assert_eq!(
+            CfMeta::from_description(&sup),
+            CfMeta {
+                is_super: true,
+                names: NameType::Utf8,
+                subnames: NameType::TimeUuid
+            }
+        );
+    }
+
+    #[test]
+    fn each_exception_has_its_line() {
+        let user = |e: Box<dyn std::error::Error + Send + Sync>| ThriftError::User(e);
+        let table: Vec<(ThriftError, &str)> = vec![
+            (
+                user(Box::new(InvalidRequestException::new(
+                    "Key may not be empty".into(),
+                ))),
+                "Key may not be empty",
+            ),
+            (user(Box::new(NotFoundException::new())), NOT_FOUND),
+            (
+                user(Box::new(UnavailableException::new())),
+                "Unavailable: too few replicas are up for this consistency level.",
+            ),
+            (
+                user(Box::new(TimedOutException::new())),
+                "Timed out: the server did not answer in time.",
+            ),
+            (
+                user(Box::new(AuthenticationException::new(
+                    "bad password".into(),
+                ))),
+                "Authentication failed: bad password",
+            ),
+            (
+                user(Box::new(AuthorizationException::new("no access".into()))),
+                "Not authorized: no access",
+            ),
+            (
+                ThriftError::Application(ApplicationError::new(
+                    ApplicationErrorKind::InternalError,
+                    "Internal error processing get",
+                )),
+                "Exception Internal error processing get",
+            ),
+            (
+                std::io::Error::from(std::io::ErrorKind::ConnectionRefused).into(),
+                "Exception connection refused",
+            ),
+        ];
+        for (e, want) in table {
+            assert_eq!(message(&e), want, "{e:?}");
+        }
+        assert_eq!(
+            not_found_as(NOT_FOUND.to_string(), "Nope"),
+            "Keyspace Nope could not be found."
+        );
+        assert_eq!(not_found_as("other".to_string(), "Nope"), "other");
+    }
+}
