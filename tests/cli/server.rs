@@ -48,6 +48,7 @@ pub struct Server {
     node: Option<Node>,
     runtime: tokio::runtime::Runtime,
     addr: SocketAddr,
+    xml: String,
     _dir: TempDir,
 }
 
@@ -103,8 +104,14 @@ impl Server {
             node: Some(node),
             runtime,
             addr,
+            xml,
             _dir: dir,
         }
+    }
+
+    /// The text of its storage-conf.xml.
+    pub fn config_text(&self) -> &str {
+        &self.xml
     }
 
     /// The Thrift port.

@@ -139,7 +139,13 @@ fn show(s: &mut Session, show: Show, w: &mut Out<'_>) -> Result<(), String> {
         Show::ApiVersion => "version",
     };
     let value = s.call(|c| c.get_string_property(property.into()))?;
-    w.line(&value)
+    // The config file already ends in a newline: print it byte for byte, so that
+    // `ilion cli -e 'show config file' > storage-conf.xml` copies it exactly.
+    if value.ends_with('\n') {
+        w.text(&value)
+    } else {
+        w.line(&value)
+    }
 }
 
 /// 0.6's lines for each column family: its description, type and comparator, then `------`;
