@@ -101,7 +101,11 @@ const STATEMENTS: [&str; 12] = [
 /// offset where that word starts, and what may replace it. `names` are the keyspaces, `KS.CF`
 /// names and the column families of the keyspace in use.
 pub fn complete(before: &str, names: &[String]) -> (usize, Vec<String>) {
-    let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
+    let start = before
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace())
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let partial = &before[start..];
     let prior: Vec<String> = before[..start]
         .split_whitespace()
@@ -214,6 +218,15 @@ mod tests {
             )
         );
         assert_eq!(got("list Su"), (5, vec!["Super1".into()]));
+    }
+
+    #[test]
+    fn any_whitespace_separates_words() {
+        assert_eq!(got("use\u{3000}K"), (6, vec!["Keyspace1".into()]));
+        assert_eq!(
+            got("get\tKeyspace1.Su"),
+            (4, vec!["Keyspace1.Super1".into()])
+        );
     }
 
     #[test]
