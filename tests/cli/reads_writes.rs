@@ -20,7 +20,10 @@ fn show_statements_and_help() {
     let help = script(&server, "help\n?\n");
     let (first, second) = help.split_at(help.len() / 2);
     assert_eq!(first, second, "help and ? print the same");
-    assert!(first.starts_with("List of all CLI commands:\n"), "{first}");
+    assert!(
+        first.starts_with("Statements (one per line, or separated by ';'):\n"),
+        "{first}"
+    );
     for statement in [
         "connect",
         "describe keyspace",
