@@ -104,7 +104,13 @@ fn a_terminal_session_with_completion_and_history() {
         &command,
     ]);
     let screen = tmux.wait_for("the prompt", |s| prompt_shown(s, "ilion>"));
-    assert!(screen.starts_with("Welcome to the ilion CLI"), "{screen}");
+    assert!(
+        screen.starts_with(&format!(
+            "ilion cli {}: the cassandra-cli of Cassandra 0.6.\n",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{screen}"
+    );
     assert!(
         screen.contains(&format!(
             "Connected to: \"{CLUSTER}\" on 127.0.0.1/{}",

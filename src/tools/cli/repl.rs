@@ -17,8 +17,12 @@ use rustyline::{Context, Editor, Helper};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const BANNER: &str = "Welcome to the ilion CLI, the cassandra-cli of Cassandra 0.6.\n\n\
-                      Type 'help' or '?' for help. Type 'quit' or 'exit' to quit.";
+const BANNER: &str = concat!(
+    "ilion cli ",
+    env!("CARGO_PKG_VERSION"),
+    ": the cassandra-cli of Cassandra 0.6.\n",
+    "'help' or '?' lists the statements; 'quit', 'exit' or Ctrl-D leaves."
+);
 
 /// Runs the loop until `quit` or end of input.
 pub fn run(mut session: Session) -> ExitCode {
