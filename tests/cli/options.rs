@@ -74,6 +74,40 @@ fn keyspace_option_and_framed_transport() {
     }
 }
 
+/// The first bytes `ilion cli` (with `args`) sends to a listener that answers nothing.
+fn first_bytes_sent(args: &[&str]) -> [u8; 6] {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+    let port = listener.local_addr().expect("addr").port().to_string();
+    let reader = std::thread::spawn(move || {
+        let (mut conn, _) = listener.accept().expect("accept");
+        let mut head = [0u8; 6];
+        std::io::Read::read_exact(&mut conn, &mut head).expect("read the first bytes");
+        head
+        // Dropping the connection makes the cli's call fail.
+    });
+    let mut all = vec!["cli", "--host", "127.0.0.1", "--port", &port];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["-e", "show api version"]);
+    let ran = run(&all, "");
+    assert_eq!(ran.code, 1, "nothing answered: {ran:?}");
+    reader.join().expect("reader")
+}
+
+#[test]
+fn framed_sends_length_prefixed_frames() {
+    // Unframed: the message starts with the versioned header 0x8001.
+    let plain = first_bytes_sent(&[]);
+    assert_eq!(plain[..2], [0x80, 0x01], "{plain:02x?}");
+    // Framed: a 4-byte length comes first, then the same header.
+    let framed = first_bytes_sent(&["--framed"]);
+    let len = u32::from_be_bytes([framed[0], framed[1], framed[2], framed[3]]);
+    assert!(
+        (12..1000).contains(&len),
+        "frame length {len}: {framed:02x?}"
+    );
+    assert_eq!(framed[4..], [0x80, 0x01], "{framed:02x?}");
+}
+
 #[test]
 fn connect_statement_switches_servers() {
     let a = Server::start();
