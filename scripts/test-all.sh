@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs every test ilion has, installing what the tests need when it is missing:
-#   apt:  thrift-compiler (0.17), ruby, ruby-thrift, libthrift-java, a JDK
+#   apt:  thrift-compiler (0.17), ruby, ruby-thrift, libthrift-java, a JDK, tmux
 #   pip:  thrift, thriftpy2, pytest
 #   npm:  thrift (into clients/node)
 # then: rustfmt, clippy, module borders, the check that src/protocol/generated.rs is the
@@ -30,6 +30,8 @@ command -v javac >/dev/null 2>&1 || need_apt="$need_apt default-jdk-headless"
 command -v node >/dev/null 2>&1 || need_apt="$need_apt nodejs"
 command -v npm >/dev/null 2>&1 || need_apt="$need_apt npm"
 command -v python3 >/dev/null 2>&1 || need_apt="$need_apt python3 python3-pip"
+# tests/cli drives `ilion cli` on a terminal inside tmux.
+command -v tmux >/dev/null 2>&1 || need_apt="$need_apt tmux"
 if [ -n "$need_apt" ]; then
     step "installing apt packages:$need_apt"
     as_root apt-get update -qq

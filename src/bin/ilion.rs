@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use ilion::config::Config;
 use ilion::node::Node;
+use ilion::tools::cli::CliArgs;
 use ilion::tools::stress::StressArgs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -43,6 +44,8 @@ enum Command {
     },
     /// Load a Cassandra 0.6-API server, as 0.6's stress.py did (or --serve-noop: the floor)
     Stress(StressArgs),
+    /// The cassandra-cli of 0.6: statements from a terminal, a script (-f, -e) or stdin
+    Cli(CliArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         None => serve(cli.config.as_deref()),
         Some(Command::Serve { config }) => serve(config.as_deref().or(cli.config.as_deref())),
         Some(Command::Stress(args)) => ilion::tools::stress::run(args),
+        Some(Command::Cli(args)) => ilion::tools::cli::run(args),
     }
 }
 

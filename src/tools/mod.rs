@@ -2,4 +2,5 @@
 //! tested in-process: each is a clap `Args` struct and a `run` function the binary calls.
 //! They talk to a server only through [`crate::client`].
 
+pub mod cli;
 pub mod stress;
