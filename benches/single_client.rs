@@ -1,5 +1,5 @@
-//! One Rust client against an in-process node (issue #3's closing note): insert and get
-//! calls per second over each wire style, one call in flight.
+//! One Rust client against an in-process node (README.md, *Benchmarks*): insert and get calls
+//! per second over each wire style, one call in flight.
 //!
 //! `cargo bench --bench single_client [-- seconds-per-run]`
 

@@ -1,4 +1,5 @@
-//! Storage benchmark (issue #2): `cargo bench --bench storage [-- N]`.
+//! Storage benchmark (the storage table of README.md, *Benchmarks*): `cargo bench --bench
+//! storage [-- N]`.
 //!
 //! In one run, on this machine's disk, it measures
 //! * single-column inserts/s and point gets/s through `cf`, against raw sled doing the same

@@ -1,6 +1,6 @@
-//! The storage ceiling under `ilion stress -o insert` (issue #5): the same rows — keys
-//! `000000`…, columns C0..C4 of 34 bytes — written in-process with no network, from the
-//! same number of threads as the server's tokio workers, by
+//! The storage ceiling under `ilion stress -o insert` (bench/README.md): the same rows — keys
+//! `000000`…, columns C0..C4 of 34 bytes — written in-process with no network, from the same
+//! number of threads as the server's tokio workers, by
 //! * `cf`: `Db::apply`, exactly what the service calls (periodic mode), and
 //! * `sled`: raw sled `apply_batch` of the very keys and values ilion stores, without the
 //!   read-before-write and bookkeeping of `cf`;

@@ -1,6 +1,6 @@
 //! Column-name comparators: the order, validation and display of names for each 0.6
-//! `CompareWith` type (spec §9). Pure functions, no I/O. An empty name sorts before every
-//! other name in every comparator; that is how a slice bound says "unbounded".
+//! `CompareWith` type (`docs/api.md#comparators`). Pure functions, no I/O. An empty name sorts
+//! before every other name in every comparator; that is how a slice bound says "unbounded".
 //!
 //! The byte encodings that make sled's order equal these orders live in `storage`, which
 //! owns every byte layout; this module is the definition they are tested against.
@@ -90,7 +90,7 @@ impl Comparator {
         }
     }
 
-    /// The total order of names under this comparator (spec §9).
+    /// The total order of names under this comparator (`docs/api.md#comparators`).
     pub fn compare(self, a: &[u8], b: &[u8]) -> Ordering {
         match (a.is_empty(), b.is_empty()) {
             (true, true) => return Ordering::Equal,

@@ -1,8 +1,9 @@
 //! Domain values shared by `service`, `cf` and `storage`: columns and super columns, the
 //! changes a row mutation carries, slice predicates and key ranges — and the two rules every
-//! layer agrees on: the reconcile rule (spec §7.2) that decides which of two versions of a
-//! column survives, and 0.6's rules for keys and names (spec §5.1, §5.6) with their exact
-//! messages, which `service` checks on every request and `cf` re-checks on what it is given.
+//! layer agrees on: the reconcile rule (`docs/api.md#reconcile`) that decides which of two
+//! versions of a column survives, and 0.6's rules for keys and names (`docs/api.md#keys`,
+//! `#names`) with their exact messages, which `service` checks on every request and `cf`
+//! re-checks on what it is given.
 
 use crate::error::{Error, Result};
 use crate::partitioner::Token;
@@ -31,7 +32,7 @@ pub enum ColumnOrSuper {
     Super(SuperColumn),
 }
 
-/// A stored version of one column: a value or a tombstone (spec §7.1).
+/// A stored version of one column: a value or a tombstone (`docs/api.md#stored-objects`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Cell {
     Live {
@@ -58,10 +59,10 @@ impl Cell {
         matches!(self, Cell::Tombstone { .. })
     }
 
-    /// Spec §7.2: does `new` replace `old`? Higher timestamp wins; on a tie a tombstone wins
-    /// (and between two tombstones the existing one stays); between two live values the
-    /// greater value (unsigned bytes) wins. The result never depends on arrival order except
-    /// where both sides are observably identical.
+    /// `docs/api.md#reconcile`: does `new` replace `old`? Higher timestamp wins; on a tie a
+    /// tombstone wins (and between two tombstones the existing one stays); between two live
+    /// values the greater value (unsigned bytes) wins. The result never depends on arrival
+    /// order except where both sides are observably identical.
     pub fn supersedes(new: &Cell, old: &Cell) -> bool {
         match new.timestamp().cmp(&old.timestamp()) {
             Ordering::Greater => true,
@@ -150,7 +151,7 @@ impl NameLevel {
     }
 }
 
-/// A row key is not empty (spec §5.1), with 0.6's message.
+/// A row key is not empty (`docs/api.md#keys`), with 0.6's message.
 pub fn check_key_present(key: &str) -> Result<()> {
     if key.is_empty() {
         return Err(Error::invalid("Key may not be empty"));
@@ -159,8 +160,8 @@ pub fn check_key_present(key: &str) -> Result<()> {
 }
 
 /// A column or super-column name is at most [`MAX_NAME_LENGTH`] bytes, then not empty
-/// (spec §5.6), with 0.6's messages. The comparator's check (`Comparator::validate`) is
-/// separate: 0.6 applies it to a super column's name at another point of its order.
+/// (`docs/api.md#names`), with 0.6's messages. The comparator's check (`Comparator::validate`)
+/// is separate: 0.6 applies it to a super column's name at another point of its order.
 pub fn check_name_length(level: NameLevel, name: &[u8]) -> Result<()> {
     let what = level.as_str();
     if name.len() > MAX_NAME_LENGTH {
@@ -174,7 +175,8 @@ pub fn check_name_length(level: NameLevel, name: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// A contiguous run of names: both ends inclusive; empty means unbounded (spec §8.3).
+/// A contiguous run of names: both ends inclusive; empty means unbounded
+/// (`docs/api.md#slice-range`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SliceRange {
     pub start: Vec<u8>,
@@ -196,7 +198,7 @@ impl SliceRange {
     }
 }
 
-/// Which names a read wants (spec §8.2–§8.3).
+/// Which names a read wants (`docs/api.md#names-predicate`, `#slice-range`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Predicate {
     Names(Vec<Vec<u8>>),
@@ -211,7 +213,7 @@ pub struct ColumnParent {
     pub super_column: Option<Vec<u8>>,
 }
 
-/// Which rows a range read walks (spec §10.5).
+/// Which rows a range read walks (`docs/api.md#key-ranges`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowBounds {
     /// `[token(start_key), token(end_key)]`, both inclusive; an empty end means "to the end".

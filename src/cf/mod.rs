@@ -1,6 +1,6 @@
-//! Column-family semantics (spec §7–§8) over `storage`: applying row mutations with the
-//! reconcile rules, names and range slices, counts, super columns, range scans over rows, and
-//! tombstone purge after GCGraceSeconds.
+//! Column-family semantics (`docs/api.md#data-model`, `#reads`) over `storage`: applying row
+//! mutations with the reconcile rules, names and range slices, counts, super columns, range
+//! scans over rows, and tombstone purge after GCGraceSeconds.
 //!
 //! Tombstones are applied at write time. A row or super-column delete physically removes
 //! what it hides and stays as a marker; an insert the markers (or a newer column version)

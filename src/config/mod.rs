@@ -76,7 +76,7 @@ pub enum DiskAccessMode {
     Standard,
 }
 
-/// Wire limits (spec E4), configurable through ilion's own elements.
+/// Wire limits (`docs/compatibility.md#e4`), configurable through ilion's own elements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ThriftLimits {
     /// Largest accepted frame, in bytes.
@@ -168,7 +168,8 @@ pub struct Config {
     pub thrift_address: IpAddr,
     /// `<ThriftPort>`; 0 asks the OS for a free port (tests).
     pub thrift_port: u16,
-    /// Parsed and validated; framing is detected per connection anyway (spec E1).
+    /// Parsed and validated; framing is detected per connection anyway
+    /// (`docs/compatibility.md#e1`).
     pub thrift_framed_transport: bool,
     /// `<StoragePort>`: the inter-node port, unused by a single node.
     pub storage_port: u16,

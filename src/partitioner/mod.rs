@@ -1,6 +1,6 @@
-//! Partitioners: row key → token, the order of tokens, and their string forms (spec §10).
-//! Rows are ordered by (token, key bytes), so distinct keys never collide even when their
-//! tokens are equal (ilion's choice, spec §15).
+//! Partitioners: row key → token, the order of tokens, and their string forms
+//! (`docs/api.md#partitioners`). Rows are ordered by (token, key bytes), so distinct keys never
+//! collide even when their tokens are equal (`docs/compatibility.md#s6`).
 
 mod copp;
 mod random;
@@ -79,7 +79,8 @@ impl Partitioner {
         }
     }
 
-    /// Parses a token in this partitioner's string form; the error is spec D4's text.
+    /// Parses a token in this partitioner's string form; the error is the text of
+    /// `docs/compatibility.md#d4`.
     pub fn parse_token(self, s: &str) -> Result<Token> {
         match self {
             Partitioner::Random => RandomToken::parse(s).map(Token::Random).ok_or_else(|| {

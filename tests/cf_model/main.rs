@@ -283,7 +283,8 @@ pub fn check(
     Ok(())
 }
 
-/// Keys of the rows of `cf` inside `bounds`, in ring order from the start (spec §10.5).
+/// Keys of the rows of `cf` inside `bounds`, in ring order from the start
+/// (`docs/api.md#key-ranges`).
 fn model_range(model: &Model, p: Partitioner, cf: &str, bounds: &RowBounds) -> Vec<String> {
     let mut rows: Vec<String> = model
         .rows
