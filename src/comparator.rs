@@ -14,11 +14,17 @@ const MARSHAL_PACKAGE: &str = "org.apache.cassandra.db.marshal.";
 /// The six built-in 0.6 comparator types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Comparator {
+    /// `BytesType`: unsigned bytes.
     Bytes,
+    /// `AsciiType`: as bytes; 0.6 checked nothing.
     Ascii,
+    /// `UTF8Type`: strict UTF-8, in byte (code point) order.
     Utf8,
+    /// `LongType`: 8 bytes, a signed big-endian i64.
     Long,
+    /// `LexicalUUIDType`: 16 bytes, two signed big-endian halves.
     LexicalUuid,
+    /// `TimeUUIDType`: a version-1 UUID, in timestamp order.
     TimeUuid,
 }
 

@@ -12,15 +12,20 @@ use std::cmp::Ordering;
 /// A live column as clients see it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Column {
+    /// The column name, as the comparator of its level orders it.
     pub name: Vec<u8>,
+    /// The value: any bytes, possibly empty.
     pub value: Vec<u8>,
+    /// The client's timestamp; the higher one wins a reconcile.
     pub timestamp: i64,
 }
 
 /// A super column with its live subcolumns, ascending by the subcolumn comparator.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SuperColumn {
+    /// The super column's name.
     pub name: Vec<u8>,
+    /// Its live subcolumns.
     pub columns: Vec<Column>,
 }
 
@@ -28,20 +33,27 @@ pub struct SuperColumn {
 /// super column) or a whole super column.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ColumnOrSuper {
+    /// A column or subcolumn.
     Column(Column),
+    /// A super column with its live subcolumns.
     Super(SuperColumn),
 }
 
 /// A stored version of one column: a value or a tombstone (`docs/api.md#stored-objects`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Cell {
+    /// A value written at `timestamp`.
     Live {
+        /// The column's value.
         value: Vec<u8>,
+        /// The client's timestamp.
         timestamp: i64,
     },
-    /// `local_deletion_time` is the server's clock (seconds) at delete time, used for GC.
+    /// A deletion at `timestamp`.
     Tombstone {
+        /// The delete's client timestamp.
         timestamp: i64,
+        /// The server's clock (seconds) at delete time, used only for the purge.
         local_deletion_time: u32,
     },
 }
@@ -82,25 +94,40 @@ impl Cell {
 pub enum Change {
     /// Write a column, or a subcolumn when `super_column` is set.
     Insert {
+        /// The super column the subcolumn goes into.
         super_column: Option<Vec<u8>>,
+        /// The column to write.
         column: Column,
     },
     /// Delete one column, or one subcolumn when `super_column` is set.
     DeleteColumn {
+        /// The super column holding the subcolumn.
         super_column: Option<Vec<u8>>,
+        /// The column or subcolumn name.
         name: Vec<u8>,
+        /// The delete's timestamp.
         timestamp: i64,
     },
     /// Delete a whole super column.
-    DeleteSuper { name: Vec<u8>, timestamp: i64 },
+    DeleteSuper {
+        /// The super column's name.
+        name: Vec<u8>,
+        /// The delete's timestamp.
+        timestamp: i64,
+    },
     /// Delete the whole row in this column family.
-    DeleteRow { timestamp: i64 },
+    DeleteRow {
+        /// The delete's timestamp.
+        timestamp: i64,
+    },
 }
 
 /// Everything one request does to one row key of one keyspace: applied atomically.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RowMutation {
+    /// The keyspace of every change.
     pub keyspace: String,
+    /// The row key.
     pub key: String,
     /// The changes of each column family, the column families in request order, each
     /// once, none without changes ([`RowMutation::push`] keeps this); order does not affect
@@ -138,7 +165,9 @@ pub const MAX_NAME_LENGTH: usize = 0xFFFF;
 /// The level of a name, as 0.6's messages call it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameLevel {
+    /// A column or subcolumn name ("column").
     Column,
+    /// A super column name ("supercolumn").
     SuperColumn,
 }
 
@@ -179,8 +208,11 @@ pub fn check_name_length(level: NameLevel, name: &[u8]) -> Result<()> {
 /// (`docs/api.md#slice-range`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SliceRange {
+    /// Where the walk starts; empty for the first (or, reversed, the last) name.
     pub start: Vec<u8>,
+    /// Where it ends; empty for no end.
     pub finish: Vec<u8>,
+    /// Walk in descending comparator order.
     pub reversed: bool,
     /// Most live entries to return (columns, or super columns at the top of a Super CF).
     pub count: usize,
@@ -201,7 +233,9 @@ impl SliceRange {
 /// Which names a read wants (`docs/api.md#names-predicate`, `#slice-range`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Predicate {
+    /// These names, those that exist, in comparator order.
     Names(Vec<Vec<u8>>),
+    /// A run of names.
     Range(SliceRange),
 }
 
@@ -209,7 +243,9 @@ pub enum Predicate {
 /// column.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ColumnParent {
+    /// The column family's name.
     pub column_family: String,
+    /// The super column, on a Super CF.
     pub super_column: Option<Vec<u8>>,
 }
 
@@ -217,22 +253,36 @@ pub struct ColumnParent {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowBounds {
     /// `[token(start_key), token(end_key)]`, both inclusive; an empty end means "to the end".
-    Keys { start: String, end: String },
+    Keys {
+        /// The first key's token starts the range; empty for the start of the ring.
+        start: String,
+        /// The last key's token ends it; empty for the end of the ring.
+        end: String,
+    },
     /// `(start, end]`; wraps around the ring when start ≥ end, unless end is the minimum.
-    Tokens { start: Token, end: Token },
+    Tokens {
+        /// Exclusive start.
+        start: Token,
+        /// Inclusive end.
+        end: Token,
+    },
 }
 
 /// A validated key range with its row limit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyRange {
+    /// Which rows.
     pub bounds: RowBounds,
+    /// The most rows to return (positive).
     pub count: usize,
 }
 
 /// One row of a range read: its key and the selected columns (possibly none: a "range ghost").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeySlice {
+    /// The row key.
     pub key: String,
+    /// The row's columns (or super columns) the predicate selected.
     pub columns: Vec<ColumnOrSuper>,
 }
 

@@ -41,14 +41,18 @@ pub fn system_clock() -> Clock {
 /// Settings for opening a [`Db`].
 #[derive(Clone)]
 pub struct DbOptions {
+    /// The ring's partitioner; the store refuses one that differs from what it was written with.
     pub partitioner: Partitioner,
+    /// When an acknowledged write is durable (`<CommitLogSync>`).
     pub sync: SyncPolicy,
+    /// `GCGraceSeconds`: how long tombstones are kept before the purge removes them.
     pub gc_grace_seconds: u32,
     /// `<InitialToken>`, parsed.
     pub initial_token: Option<Token>,
     /// Size above which a row's packed chunk is split (`storage::MAX_CHUNK_BYTES`; tests use
     /// tiny chunks to exercise splits).
     pub chunk_bytes: usize,
+    /// The local deletion time of tombstones and the purge's notion of now.
     pub clock: Clock,
 }
 

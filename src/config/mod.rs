@@ -30,9 +30,15 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum CommitLogSync {
     /// Acknowledge at once; make everything durable every `period_ms`.
-    Periodic { period_ms: u64 },
+    Periodic {
+        /// `<CommitLogSyncPeriodInMS>`.
+        period_ms: u64,
+    },
     /// Acknowledge only after an fsync; writers within `window_ms` share one.
-    Batch { window_ms: f64 },
+    Batch {
+        /// `<CommitLogSyncBatchWindowInMS>`.
+        window_ms: f64,
+    },
 }
 
 /// `<Authenticator>`.

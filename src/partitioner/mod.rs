@@ -17,8 +17,11 @@ const DHT_PACKAGE: &str = "org.apache.cassandra.dht.";
 /// The three 0.6 partitioners.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Partitioner {
+    /// `RandomPartitioner`: the token is the key's MD5, made absolute.
     Random,
+    /// `OrderPreservingPartitioner`: the token is the key.
     OrderPreserving,
+    /// `CollatingOrderPreservingPartitioner`: the token is the key's en_US collation key.
     CollatingOrderPreserving,
 }
 

@@ -39,7 +39,7 @@ mod writer;
 
 // The compiler's output, committed byte for byte (scripts/gen-thrift.sh), so its lint
 // allowances live here rather than in the file.
-#[allow(clippy::all, missing_docs)]
+#[allow(clippy::all, clippy::unwrap_used, missing_docs)]
 pub mod generated;
 
 pub use codec::BinaryIn;
