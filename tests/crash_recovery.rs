@@ -6,6 +6,9 @@
 //! (both column families, every column). Repeated kill/reopen cycles on one directory check
 //! that recovery itself leaves a consistent store.
 
+// Test code: a failed unwrap is a failed test, and the helpers outside #[test] fns count too.
+#![allow(clippy::unwrap_used)]
+
 use ilion::cf::{Db, DbOptions};
 use ilion::comparator::Comparator;
 use ilion::config::{CfDef, ColumnType, KeyspaceDef, Schema};

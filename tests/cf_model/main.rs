@@ -4,6 +4,9 @@
 //! sled engine and the in-memory twin, under each partitioner. Shrunk failures are pinned in
 //! `regressions.rs`.
 
+// Test code: a failed unwrap is a failed test, and the helpers outside #[test] fns count too.
+#![allow(clippy::unwrap_used)]
+
 mod model;
 mod regressions;
 

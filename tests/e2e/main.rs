@@ -9,6 +9,9 @@
 //! (`#consistency`), the describe outputs (`#describe`) and authentication (`#auth`); `wire`
 //! and `wire_args` check the protocol below the generated client with hand-encoded bytes.
 
+// Test code: a failed unwrap is a failed test, and the helpers outside #[test] fns count too.
+#![allow(clippy::unwrap_used)]
+
 #[path = "../support/mod.rs"]
 mod support;
 
