@@ -1,5 +1,5 @@
 #!/bin/sh
-# The performance bar of issue #5, in one go on this machine: builds the release binary, then
+# The performance bar (bench/README.md), in one go on this machine: builds the release binary, then
 #   1. ilion, CommitLogSync periodic: insert, read, then open-loop reads and inserts at half
 #      the closed-loop maximum just measured;
 #   2. ilion, CommitLogSync batch (1.0 ms window): insert, then read;

@@ -1,4 +1,4 @@
-"""One-client figures for the release binary (issue #3's closing note): start-up time to the
+"""One-client figures for the release binary (README.md, *Benchmarks*): start-up time to the
 "listening" line, resident memory at idle, and insert / get calls per second from ONE Python
 client (generated bindings, accelerated protocol) for each framing.
 

@@ -1,5 +1,5 @@
-//! One Rust client against an in-process node (issue #3's closing note): insert and get
-//! calls per second over each wire style, one call in flight.
+//! One Rust client against an in-process node (README.md, *Benchmarks*): insert and get calls
+//! per second over each wire style, one call in flight.
 //!
 //! `cargo bench --bench single_client [-- seconds-per-run]`
 
@@ -8,6 +8,9 @@ use ilion::config::Config;
 use ilion::node::Node;
 use ilion::protocol::{ColumnPath, ConsistencyLevel};
 use std::time::{Duration, Instant};
+
+/// A failed benchmark run: any error ends it with a message (`main` returns it).
+type BenchResult<T> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
 
 const CONFIG: &str = r#"<Storage>
   <ClusterName>bench</ClusterName>
@@ -28,56 +31,54 @@ const CONFIG: &str = r#"<Storage>
   <CommitLogSyncPeriodInMS>10000</CommitLogSyncPeriodInMS>
 </Storage>"#;
 
-fn rate(seconds: f64, mut call: impl FnMut(usize)) -> f64 {
+fn rate(seconds: f64, mut call: impl FnMut(usize) -> BenchResult<()>) -> BenchResult<f64> {
     let start = Instant::now();
     let mut n = 0;
     while start.elapsed().as_secs_f64() < seconds {
-        call(n);
+        call(n)?;
         n += 1;
     }
-    n as f64 / start.elapsed().as_secs_f64()
+    Ok(n as f64 / start.elapsed().as_secs_f64())
 }
 
-fn main() {
+fn main() -> BenchResult<()> {
     let seconds: f64 = std::env::args()
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(3.0);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir()?;
     let text = CONFIG.replace("DIR", &dir.path().display().to_string());
-    let config = Config::from_xml(&text, dir.path(), dir.path()).unwrap();
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let node = runtime.block_on(Node::start(config)).unwrap();
+    let config = Config::from_xml(&text, dir.path(), dir.path())?;
+    let runtime = tokio::runtime::Runtime::new()?;
+    let node = runtime.block_on(Node::start(config))?;
     let path = ColumnPath::new("Standard1".to_string(), None, Some(b"C0".to_vec()));
     println!("one Rust client, one call in flight, {seconds} s per figure");
     for style in WireStyle::ALL {
-        let mut client =
-            Client::connect(node.local_addr(), style, Duration::from_secs(10)).unwrap();
+        let mut client = Client::connect(node.local_addr(), style, Duration::from_secs(10))?;
         let inserts = rate(seconds, |n| {
-            client
-                .insert(
-                    "Keyspace1".into(),
-                    format!("key{n}"),
-                    path.clone(),
-                    vec![b'v'; 34],
-                    n as i64,
-                    ConsistencyLevel::ONE,
-                )
-                .unwrap()
-        });
+            client.insert(
+                "Keyspace1".into(),
+                format!("key{n}"),
+                path.clone(),
+                vec![b'v'; 34],
+                n as i64,
+                ConsistencyLevel::ONE,
+            )?;
+            Ok(())
+        })?;
         let gets = rate(seconds, |n| {
-            client
-                .get(
-                    "Keyspace1".into(),
-                    format!("key{}", n % 1000),
-                    path.clone(),
-                    ConsistencyLevel::ONE,
-                )
-                .unwrap();
-        });
+            client.get(
+                "Keyspace1".into(),
+                format!("key{}", n % 1000),
+                path.clone(),
+                ConsistencyLevel::ONE,
+            )?;
+            Ok(())
+        })?;
         let framing = if style.framed { "framed" } else { "unframed" };
         let header = if style.strict { "strict" } else { "non-strict" };
         println!("{framing:>8}, {header:>10}: insert {inserts:>8.0}/s   get {gets:>8.0}/s");
     }
-    runtime.block_on(node.shutdown()).unwrap();
+    runtime.block_on(node.shutdown())?;
+    Ok(())
 }

@@ -1,4 +1,5 @@
-//! Storage benchmark (issue #2): `cargo bench --bench storage [-- N]`.
+//! Storage benchmark (the storage table of README.md, *Benchmarks*): `cargo bench --bench
+//! storage [-- N]`.
 //!
 //! In one run, on this machine's disk, it measures
 //! * single-column inserts/s and point gets/s through `cf`, against raw sled doing the same
@@ -18,6 +19,9 @@ use ilion::partitioner::Partitioner;
 use ilion::storage::{CfLayout, SledEngine, SyncPolicy};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// A failed benchmark run: any error ends it with a message (`main` returns it).
+type BenchResult<T> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
 
 const KS: &str = "Keyspace1";
 const CACHE: u64 = 128 << 20;
@@ -42,8 +46,8 @@ fn schema() -> Arc<Schema> {
     })
 }
 
-fn open_db(dir: &std::path::Path, sync: SyncPolicy) -> Db {
-    let engine = Arc::new(SledEngine::open(dir, CACHE).unwrap());
+fn open_db(dir: &std::path::Path, sync: SyncPolicy) -> BenchResult<Db> {
+    let engine = Arc::new(SledEngine::open(dir, CACHE)?);
     let options = DbOptions {
         partitioner: Partitioner::Random,
         sync,
@@ -52,7 +56,7 @@ fn open_db(dir: &std::path::Path, sync: SyncPolicy) -> Db {
         chunk_bytes: ilion::storage::MAX_CHUNK_BYTES,
         clock: ilion::cf::system_clock(),
     };
-    Db::open(engine, schema(), options).unwrap()
+    Ok(Db::open(engine, schema(), options)?)
 }
 
 fn insert(key: String, name: &[u8], value: &[u8], ts: i64) -> RowMutation {
@@ -83,15 +87,14 @@ const PERIODIC: SyncPolicy = SyncPolicy::Periodic(Duration::from_secs(10));
 
 /// Raw sled doing the same puts and gets as `cf_single`: the very key and value bytes ilion
 /// stores (precomputed, so only sled's own work is timed), one at a time.
-fn raw_sled(n: usize) -> (f64, f64) {
-    let dir = tempfile::tempdir().unwrap();
+fn raw_sled(n: usize) -> BenchResult<(f64, f64)> {
+    let dir = tempfile::tempdir()?;
     let db = sled::Config::new()
         .path(dir.path())
         .cache_capacity(CACHE)
         .flush_every_ms(None)
         .mode(sled::Mode::HighThroughput)
-        .open()
-        .unwrap();
+        .open()?;
     let layout = CfLayout {
         id: 1,
         partitioner: Partitioner::Random,
@@ -107,29 +110,27 @@ fn raw_sled(n: usize) -> (f64, f64) {
         .collect();
     let start = Instant::now();
     for (key, value) in &entries {
-        db.insert(key, value.as_slice()).unwrap();
+        db.insert(key, value.as_slice())?;
     }
     let inserts = rate(n, start.elapsed());
     let start = Instant::now();
     for (key, _) in &entries {
-        assert!(db.get(key).unwrap().is_some());
+        assert!(db.get(key)?.is_some());
     }
-    (inserts, rate(n, start.elapsed()))
+    Ok((inserts, rate(n, start.elapsed())))
 }
 
-fn cf_single(n: usize) -> (f64, f64, f64) {
-    let dir = tempfile::tempdir().unwrap();
-    let db = open_db(dir.path(), PERIODIC);
+fn cf_single(n: usize) -> BenchResult<(f64, f64, f64)> {
+    let dir = tempfile::tempdir()?;
+    let db = open_db(dir.path(), PERIODIC)?;
     let start = Instant::now();
     for i in 0..n {
-        db.apply(&insert(format!("key{i}"), b"C0", &VALUE, 1))
-            .unwrap();
+        db.apply(&insert(format!("key{i}"), b"C0", &VALUE, 1))?;
     }
     let inserts = rate(n, start.elapsed());
     let start = Instant::now();
     for i in 0..n {
-        db.get(KS, &format!("key{i}"), "Standard1", None, Some(b"C0"))
-            .unwrap();
+        db.get(KS, &format!("key{i}"), "Standard1", None, Some(b"C0"))?;
     }
     let gets = rate(n, start.elapsed());
 
@@ -153,8 +154,7 @@ fn cf_single(n: usize) -> (f64, f64, f64) {
             keyspace: KS.into(),
             key: format!("wide{r}"),
             changes: vec![("Standard1".to_string(), changes)],
-        })
-        .unwrap();
+        })?;
     }
     let parent = ColumnParent {
         column_family: "Standard1".into(),
@@ -167,47 +167,46 @@ fn cf_single(n: usize) -> (f64, f64, f64) {
     let reads = 20_000;
     let start = Instant::now();
     for i in 0..reads {
-        let got = db
-            .get_slice(KS, &format!("wide{}", i % rows), &parent, &predicate)
-            .unwrap();
+        let got = db.get_slice(KS, &format!("wide{}", i % rows), &parent, &predicate)?;
         assert_eq!(got.len(), 100);
     }
-    (inserts, gets, rate(reads, start.elapsed()))
+    Ok((inserts, gets, rate(reads, start.elapsed())))
 }
 
 /// Acknowledged writes/s with `writers` threads for `duration`.
-fn concurrent_writes(sync: SyncPolicy, writers: usize, duration: Duration) -> f64 {
-    let dir = tempfile::tempdir().unwrap();
-    let db = Arc::new(open_db(dir.path(), sync));
+fn concurrent_writes(sync: SyncPolicy, writers: usize, duration: Duration) -> BenchResult<f64> {
+    let dir = tempfile::tempdir()?;
+    let db = Arc::new(open_db(dir.path(), sync)?);
     let start = Instant::now();
     let threads: Vec<_> = (0..writers)
         .map(|w| {
             let db = Arc::clone(&db);
-            std::thread::spawn(move || {
+            std::thread::spawn(move || -> BenchResult<usize> {
                 let mut n = 0usize;
                 while start.elapsed() < duration {
-                    db.apply(&insert(format!("w{w}-{n}"), b"C0", &VALUE, 1))
-                        .unwrap()
-                        .wait()
-                        .unwrap();
+                    db.apply(&insert(format!("w{w}-{n}"), b"C0", &VALUE, 1))?
+                        .wait()?;
                     n += 1;
                 }
-                n
+                Ok(n)
             })
         })
         .collect();
-    let total: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
-    rate(total, start.elapsed())
+    let mut total = 0;
+    for thread in threads {
+        total += thread.join().map_err(|_| "a writer thread panicked")??;
+    }
+    Ok(rate(total, start.elapsed()))
 }
 
-fn main() {
+fn main() -> BenchResult<()> {
     let n: usize = std::env::args()
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(200_000);
     println!("ilion storage benchmark: {n} single-column operations, 34-byte values");
-    let (raw_ins, raw_get) = raw_sled(n);
-    let (cf_ins, cf_get, slices) = cf_single(n);
+    let (raw_ins, raw_get) = raw_sled(n)?;
+    let (cf_ins, cf_get, slices) = cf_single(n)?;
     println!(
         "{:<40} {:>12} {:>12} {:>8}",
         "operation", "cf ops/s", "sled ops/s", "ratio"
@@ -229,8 +228,8 @@ fn main() {
     println!("{:<40} {:>12.0}", "100-column slice read", slices);
     let window = Duration::from_millis(1);
     let secs = Duration::from_secs(5);
-    let periodic = concurrent_writes(PERIODIC, 50, secs);
-    let batch = concurrent_writes(SyncPolicy::Batch(window), 50, secs);
+    let periodic = concurrent_writes(PERIODIC, 50, secs)?;
+    let batch = concurrent_writes(SyncPolicy::Batch(window), 50, secs)?;
     println!(
         "{:<40} {:>12} {:>12} {:>8}",
         "50 concurrent writers", "batch", "periodic", "ratio"
@@ -242,4 +241,5 @@ fn main() {
         periodic,
         100.0 * batch / periodic
     );
+    Ok(())
 }

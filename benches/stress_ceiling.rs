@@ -1,6 +1,6 @@
-//! The storage ceiling under `ilion stress -o insert` (issue #5): the same rows — keys
-//! `000000`…, columns C0..C4 of 34 bytes — written in-process with no network, from the
-//! same number of threads as the server's tokio workers, by
+//! The storage ceiling under `ilion stress -o insert` (bench/README.md): the same rows — keys
+//! `000000`…, columns C0..C4 of 34 bytes — written in-process with no network, from the same
+//! number of threads as the server's tokio workers, by
 //! * `cf`: `Db::apply`, exactly what the service calls (periodic mode), and
 //! * `sled`: raw sled `apply_batch` of the very keys and values ilion stores, without the
 //!   read-before-write and bookkeeping of `cf`;
@@ -19,21 +19,30 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// A failed benchmark run: any error ends it with a message (`main` returns it).
+type BenchResult<T> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
 /// As `node::SLED_CACHE_BYTES`.
 const CACHE: u64 = 64 << 20;
 const VALUE: [u8; 34] = [b'v'; 34];
 const COLUMNS: usize = 5;
 
 /// Runs `write(row)` for rows 0..n spread over `threads` threads; rows per second.
-fn timed(n: u64, threads: u64, write: impl Fn(u64) + Sync) -> f64 {
+fn timed(n: u64, threads: u64, write: impl Fn(u64) -> BenchResult<()> + Sync) -> BenchResult<f64> {
     let start = Instant::now();
     std::thread::scope(|s| {
-        for t in 0..threads {
-            let write = &write;
-            s.spawn(move || (t..n).step_by(threads as usize).for_each(write));
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                let write = &write;
+                s.spawn(move || (t..n).step_by(threads as usize).try_for_each(write))
+            })
+            .collect();
+        for worker in workers {
+            worker.join().map_err(|_| "a writer thread panicked")??;
         }
-    });
-    n as f64 / start.elapsed().as_secs_f64()
+        Ok::<_, Box<dyn std::error::Error + Send + Sync>>(())
+    })?;
+    Ok(n as f64 / start.elapsed().as_secs_f64())
 }
 
 fn dir_kib(p: &Path) -> u64 {
@@ -56,11 +65,11 @@ fn report(what: &str, rows_per_s: f64, dir: &Path) {
     );
 }
 
-fn cf(n: u64, threads: u64) {
-    let dir = tempfile::tempdir().unwrap();
+fn cf(n: u64, threads: u64) -> BenchResult<()> {
+    let dir = tempfile::tempdir()?;
     let text = std::fs::read_to_string("conf/storage-conf.xml").expect("run from the repository");
-    let config = Config::from_xml(&text, dir.path(), dir.path()).unwrap();
-    let engine = Arc::new(SledEngine::open(dir.path(), CACHE).unwrap());
+    let config = Config::from_xml(&text, dir.path(), dir.path())?;
+    let engine = Arc::new(SledEngine::open(dir.path(), CACHE)?);
     let options = DbOptions {
         partitioner: Partitioner::Random,
         sync: SyncPolicy::Periodic(Duration::from_secs(10)),
@@ -69,7 +78,7 @@ fn cf(n: u64, threads: u64) {
         chunk_bytes: ilion::storage::MAX_CHUNK_BYTES,
         clock: ilion::cf::system_clock(),
     };
-    let db = Db::open(engine, Arc::new(config.schema.clone()), options).unwrap();
+    let db = Db::open(engine, Arc::new(config.schema.clone()), options)?;
     let rate = timed(n, threads, |i| {
         let changes = (0..COLUMNS)
             .map(|c| {
@@ -89,21 +98,22 @@ fn cf(n: u64, threads: u64) {
             key: format!("{i:06}"),
             changes: vec![("Standard1".to_string(), changes)],
         };
-        db.apply(&mutation).unwrap();
-    });
-    db.close().unwrap();
+        db.apply(&mutation)?;
+        Ok(())
+    })?;
+    db.close()?;
     report("cf Db::apply", rate, dir.path());
+    Ok(())
 }
 
-fn raw_sled(n: u64, threads: u64) {
-    let dir = tempfile::tempdir().unwrap();
+fn raw_sled(n: u64, threads: u64) -> BenchResult<()> {
+    let dir = tempfile::tempdir()?;
     let db = sled::Config::new()
         .path(dir.path())
         .cache_capacity(CACHE)
         .flush_every_ms(None)
         .mode(sled::Mode::HighThroughput)
-        .open()
-        .unwrap();
+        .open()?;
     let layout = CfLayout {
         id: 1,
         partitioner: Partitioner::Random,
@@ -122,18 +132,20 @@ fn raw_sled(n: u64, threads: u64) {
             let (key, value) = layout.column_entry(&row, name.as_bytes(), &cell);
             batch.insert(key, value);
         }
-        db.apply_batch(batch).unwrap();
-    });
-    db.flush().unwrap();
+        db.apply_batch(batch)?;
+        Ok(())
+    })?;
+    db.flush()?;
     report("raw sled apply_batch", rate, dir.path());
+    Ok(())
 }
 
-fn main() {
+fn main() -> BenchResult<()> {
     // `cargo bench` passes --bench; skip flags.
     let mut args = std::env::args().skip(1).filter(|a| !a.starts_with('-'));
     let n = args.next().map_or(200_000, |s| s.parse().expect("ROWS"));
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get() as u64);
     let threads = args.next().map_or(cores, |s| s.parse().expect("THREADS"));
-    cf(n, threads);
-    raw_sled(n, threads);
+    cf(n, threads)?;
+    raw_sled(n, threads)
 }

@@ -1,6 +1,7 @@
-// ilion: the Cassandra 0.6 Thrift interface (API version 2.2.0), written for ilion from the
-// behaviour contract in the project spec (sections 2 and 3). Field ids, requiredness and
-// defaults are part of the wire contract: changing any of them breaks existing 0.6 clients.
+// ilion: the Cassandra 0.6 Thrift interface (API version 2.2.0), written for ilion;
+// the behaviour of each method and its exceptions is in docs/api.md (#methods onwards).
+// Field ids, requiredness and defaults are part of the wire contract: changing any of them
+// breaks existing 0.6 clients.
 //
 // The Rust code in src/protocol/generated.rs is produced from this file by
 // scripts/gen-thrift.sh (Thrift compiler 0.17) and committed; a test checks they agree.

@@ -3,11 +3,11 @@
 #   apt:  thrift-compiler (0.17), ruby, ruby-thrift, libthrift-java, a JDK, tmux
 #   pip:  thrift, thriftpy2, pytest
 #   npm:  thrift (into clients/node)
-# then: rustfmt, clippy, module borders, the check that src/protocol/generated.rs is the
-# Thrift compiler's output (the one step that needs the compiler; `cargo test` does not),
-# cargo tests, the release build, the Python suite against the release binary, and the client
-# suites. A missing tool is an error, never a
-# skipped test. .ci/run calls exactly this script.
+# then: rustfmt, clippy, rustdoc with warnings denied, module borders, the check that
+# src/protocol/generated.rs is the Thrift compiler's output (the one step that needs the
+# compiler; `cargo test` does not), cargo tests, the release build, the Python suite against
+# the release binary, and the client suites. A missing tool is an error, never a skipped test.
+# .ci/run calls exactly this script.
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -62,6 +62,8 @@ step "rustfmt"
 cargo fmt --check
 step "clippy"
 cargo clippy --all-targets -- -D warnings
+step "rustdoc (warnings denied)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
 step "module borders"
 ./scripts/check-borders.sh
 step "generated code matches the IDL"

@@ -1,6 +1,6 @@
 //! Column-name comparators: the order, validation and display of names for each 0.6
-//! `CompareWith` type (spec §9). Pure functions, no I/O. An empty name sorts before every
-//! other name in every comparator; that is how a slice bound says "unbounded".
+//! `CompareWith` type (`docs/api.md#comparators`). Pure functions, no I/O. An empty name sorts
+//! before every other name in every comparator; that is how a slice bound says "unbounded".
 //!
 //! The byte encodings that make sled's order equal these orders live in `storage`, which
 //! owns every byte layout; this module is the definition they are tested against.
@@ -14,11 +14,17 @@ const MARSHAL_PACKAGE: &str = "org.apache.cassandra.db.marshal.";
 /// The six built-in 0.6 comparator types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Comparator {
+    /// `BytesType`: unsigned bytes.
     Bytes,
+    /// `AsciiType`: as bytes; 0.6 checked nothing.
     Ascii,
+    /// `UTF8Type`: strict UTF-8, in byte (code point) order.
     Utf8,
+    /// `LongType`: 8 bytes, a signed big-endian i64.
     Long,
+    /// `LexicalUUIDType`: 16 bytes, two signed big-endian halves.
     LexicalUuid,
+    /// `TimeUUIDType`: a version-1 UUID, in timestamp order.
     TimeUuid,
 }
 
@@ -90,7 +96,7 @@ impl Comparator {
         }
     }
 
-    /// The total order of names under this comparator (spec §9).
+    /// The total order of names under this comparator (`docs/api.md#comparators`).
     pub fn compare(self, a: &[u8], b: &[u8]) -> Ordering {
         match (a.is_empty(), b.is_empty()) {
             (true, true) => return Ordering::Equal,

@@ -19,7 +19,12 @@ pub enum Error {
     /// Login succeeded but the user may not use the keyspace (AuthorizationException).
     Authorization(String),
     /// storage-conf.xml is wrong; `element` names the XML element or attribute at fault.
-    Config { element: String, message: String },
+    Config {
+        /// The path of the element or attribute below `<Storage>`.
+        element: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// An I/O or engine failure while reading or writing data.
     Storage(String),
     /// The data directory holds something ilion did not write or can no longer read.

@@ -1,6 +1,8 @@
-//! ilion: a Rust re-implementation of Apache Cassandra 0.6's Thrift-era column-family store,
-//! on sled. One node; the 0.6 Thrift API (`idl/cassandra.thrift`, VERSION "2.2.0"); a 0.6
-//! `storage-conf.xml`. The contract is `../shared/spec/cassandra-0.6-api.md`.
+//! ilion: a Rust re-implementation of Apache Cassandra 0.6's Thrift-era column-family store, on
+//! sled. One node; the 0.6 Thrift API (`idl/cassandra.thrift`, VERSION "2.2.0"); a 0.6
+//! `storage-conf.xml`. The contract is in `docs/`: `docs/api.md` (every API rule),
+//! `docs/compatibility.md` (each deliberate difference from 0.6, by id: D…, E…, S…),
+//! `docs/storage.md` (every byte on disk) and `docs/durability.md`.
 //!
 //! Data flows one way — socket → [`server`] → [`protocol`] → [`service`] → [`cf`] →
 //! [`storage`] → sled — with [`config`], [`auth`], [`comparator`], [`partitioner`], [`model`]
@@ -10,34 +12,45 @@
 //!
 //! ## One `batch_mutate`
 //! 1. `server::connection::run` reads bytes; [`protocol::detect`] fixes the connection's
-//!    framing and strictness from its first bytes, and a [`protocol::Splitter`] finds the end
-//!    of the message while checking every length against the E4 limits.
-//! 2. `Connection::process` (implemented by [`service::Session`]) hands the message to
-//!    [`protocol::process`], which normalises the arguments the way 0.6 read them and runs the
-//!    generated processor, which calls `Session::handle_batch_mutate`.
-//! 3. `service::writes` checks login, then `validate_key` and `validate_mutation` for every
-//!    row, CF and mutation (`service::validation`, 0.6's ThriftValidation with its messages),
-//!    and converts all of them into [`model::RowMutation`]s (`service::convert`) before
+//!    framing and strictness from its first bytes (`docs/compatibility.md#e1`, `#e2`), and a
+//!    [`protocol::Splitter`] finds the end of the message while checking every length against
+//!    the E4 limits.
+//! 2. [`Connection::process`](protocol::Connection::process), implemented by
+//!    [`service::Session`], calls [`protocol::process`]: it finds the method's row in the one
+//!    method table ([`protocol::methods`]), normalises the arguments the way 0.6 read them, and
+//!    runs the row's generated process function (`process_batch_mutate`), which decodes them
+//!    and calls `Session::handle_batch_mutate`.
+//! 3. `Session::batch_mutate` (in `service::writes`) checks login, then `validate_key` and
+//!    `validate_mutation` for every row, CF and mutation (`service::validation`, 0.6's
+//!    ThriftValidation with its messages, `docs/api.md#validation`), then the keyspace
+//!    (`docs/compatibility.md#d14`); it converts everything into [`model::RowMutation`]s, their
+//!    changes grouped by CF (`service::convert`), and checks the write consistency level before
 //!    applying any.
 //! 4. [`cf::Db::apply`] reconciles each row's changes among themselves, takes the row's lock,
-//!    plans them against what is stored (tombstones applied at write time) into typed
-//!    [`storage::RowWrites`] (cells and deletion markers), and writes them through the row's
-//!    [`storage::RowSession`].
-//! 5. Storage encodes the keys and values, packs them into the row's chunks, applies one
-//!    atomic batch to sled (`storage::SledEngine`) and returns an [`storage::Ack`]; in
-//!    `batch` commit-log mode it completes after the group commit's `fdatasync`.
-//! 6. The session keeps the acks; the server awaits them as the reply gate
-//!    (`Connection::take_reply_gate`) and only then writes the reply. A failed sync closes
-//!    the connection instead: an unsynced write is never acknowledged.
+//!    opens a [`storage::RowSession`] ([`storage::Store::row_session`]), plans the changes
+//!    against what is stored (tombstones applied at write time) into typed
+//!    [`storage::RowWrites`] (cells and deletion markers), and hands them to
+//!    [`storage::RowSession::write`].
+//! 5. Storage encodes the keys and values (`docs/storage.md`), packs them into the row's chunks
+//!    (`packed`), and its durability layer applies one atomic [`storage::Batch`] to the engine
+//!    ([`storage::SledEngine`]) and returns an [`storage::Ack`]; in `batch` commit-log mode the
+//!    ack completes after the group commit's `fdatasync` (`docs/durability.md`).
+//! 6. `Session::handle_batch_mutate` maps an error through the method's `throws`
+//!    (`service::errors`). The session keeps the acks; the server awaits them as the reply gate
+//!    ([`Connection::take_reply_gate`](protocol::Connection::take_reply_gate)) and only then
+//!    writes the reply. A failed sync closes the connection instead: an unsynced write is never
+//!    acknowledged.
 //!
 //! ## One `get_slice`
-//! Steps 1–2 as above, then `service::reads::get_slice`: login, `validate_column_parent`,
-//! `validate_predicate`, `validate_key`, the read consistency check; [`cf::Db::get_slice`]
-//! asks storage for the row's cells between the slice bounds ([`storage::Store::cells`],
-//! which encodes the row key and names order-preservingly, so sled's byte order is the
-//! comparator's order, and decodes what it scans forward or backward), skips column
-//! tombstones and counts live columns, and the result goes back through
-//! `service::convert` to the generated types and out through the same connection loop.
+//! Steps 1–2 as above, then `Session::get_slice` (in `service::reads`): login,
+//! `validate_column_parent`, `validate_predicate`, `validate_key`, the read consistency check;
+//! [`cf::Db::get_slice`] encodes the row key ([`storage::EncodedRow`]) and, for a slice range
+//! of a Standard CF, asks storage for the row's cells between the bounds
+//! ([`storage::Store::cells`] with a [`storage::NameRange`], which encodes the names
+//! order-preservingly, so the engine's byte order is the comparator's order, scans the row's
+//! chunks forward or backward and decodes what it finds); `cf` skips column tombstones and
+//! stops at `count` live columns, and the result goes back through `service::convert` to the
+//! generated types and out through the same connection loop.
 
 pub mod auth;
 pub mod cf;

@@ -1,8 +1,9 @@
 //! Domain values shared by `service`, `cf` and `storage`: columns and super columns, the
 //! changes a row mutation carries, slice predicates and key ranges — and the two rules every
-//! layer agrees on: the reconcile rule (spec §7.2) that decides which of two versions of a
-//! column survives, and 0.6's rules for keys and names (spec §5.1, §5.6) with their exact
-//! messages, which `service` checks on every request and `cf` re-checks on what it is given.
+//! layer agrees on: the reconcile rule (`docs/api.md#reconcile`) that decides which of two
+//! versions of a column survives, and 0.6's rules for keys and names (`docs/api.md#keys`,
+//! `#names`) with their exact messages, which `service` checks on every request and `cf`
+//! re-checks on what it is given.
 
 use crate::error::{Error, Result};
 use crate::partitioner::Token;
@@ -11,15 +12,20 @@ use std::cmp::Ordering;
 /// A live column as clients see it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Column {
+    /// The column name, as the comparator of its level orders it.
     pub name: Vec<u8>,
+    /// The value: any bytes, possibly empty.
     pub value: Vec<u8>,
+    /// The client's timestamp; the higher one wins a reconcile.
     pub timestamp: i64,
 }
 
 /// A super column with its live subcolumns, ascending by the subcolumn comparator.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SuperColumn {
+    /// The super column's name.
     pub name: Vec<u8>,
+    /// Its live subcolumns.
     pub columns: Vec<Column>,
 }
 
@@ -27,20 +33,27 @@ pub struct SuperColumn {
 /// super column) or a whole super column.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ColumnOrSuper {
+    /// A column or subcolumn.
     Column(Column),
+    /// A super column with its live subcolumns.
     Super(SuperColumn),
 }
 
-/// A stored version of one column: a value or a tombstone (spec §7.1).
+/// A stored version of one column: a value or a tombstone (`docs/api.md#stored-objects`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Cell {
+    /// A value written at `timestamp`.
     Live {
+        /// The column's value.
         value: Vec<u8>,
+        /// The client's timestamp.
         timestamp: i64,
     },
-    /// `local_deletion_time` is the server's clock (seconds) at delete time, used for GC.
+    /// A deletion at `timestamp`.
     Tombstone {
+        /// The delete's client timestamp.
         timestamp: i64,
+        /// The server's clock (seconds) at delete time, used only for the purge.
         local_deletion_time: u32,
     },
 }
@@ -58,10 +71,10 @@ impl Cell {
         matches!(self, Cell::Tombstone { .. })
     }
 
-    /// Spec §7.2: does `new` replace `old`? Higher timestamp wins; on a tie a tombstone wins
-    /// (and between two tombstones the existing one stays); between two live values the
-    /// greater value (unsigned bytes) wins. The result never depends on arrival order except
-    /// where both sides are observably identical.
+    /// `docs/api.md#reconcile`: does `new` replace `old`? Higher timestamp wins; on a tie a
+    /// tombstone wins (and between two tombstones the existing one stays); between two live
+    /// values the greater value (unsigned bytes) wins. The result never depends on arrival
+    /// order except where both sides are observably identical.
     pub fn supersedes(new: &Cell, old: &Cell) -> bool {
         match new.timestamp().cmp(&old.timestamp()) {
             Ordering::Greater => true,
@@ -81,25 +94,40 @@ impl Cell {
 pub enum Change {
     /// Write a column, or a subcolumn when `super_column` is set.
     Insert {
+        /// The super column the subcolumn goes into.
         super_column: Option<Vec<u8>>,
+        /// The column to write.
         column: Column,
     },
     /// Delete one column, or one subcolumn when `super_column` is set.
     DeleteColumn {
+        /// The super column holding the subcolumn.
         super_column: Option<Vec<u8>>,
+        /// The column or subcolumn name.
         name: Vec<u8>,
+        /// The delete's timestamp.
         timestamp: i64,
     },
     /// Delete a whole super column.
-    DeleteSuper { name: Vec<u8>, timestamp: i64 },
+    DeleteSuper {
+        /// The super column's name.
+        name: Vec<u8>,
+        /// The delete's timestamp.
+        timestamp: i64,
+    },
     /// Delete the whole row in this column family.
-    DeleteRow { timestamp: i64 },
+    DeleteRow {
+        /// The delete's timestamp.
+        timestamp: i64,
+    },
 }
 
 /// Everything one request does to one row key of one keyspace: applied atomically.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RowMutation {
+    /// The keyspace of every change.
     pub keyspace: String,
+    /// The row key.
     pub key: String,
     /// The changes of each column family, the column families in request order, each
     /// once, none without changes ([`RowMutation::push`] keeps this); order does not affect
@@ -137,7 +165,9 @@ pub const MAX_NAME_LENGTH: usize = 0xFFFF;
 /// The level of a name, as 0.6's messages call it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameLevel {
+    /// A column or subcolumn name ("column").
     Column,
+    /// A super column name ("supercolumn").
     SuperColumn,
 }
 
@@ -150,7 +180,7 @@ impl NameLevel {
     }
 }
 
-/// A row key is not empty (spec §5.1), with 0.6's message.
+/// A row key is not empty (`docs/api.md#keys`), with 0.6's message.
 pub fn check_key_present(key: &str) -> Result<()> {
     if key.is_empty() {
         return Err(Error::invalid("Key may not be empty"));
@@ -159,8 +189,8 @@ pub fn check_key_present(key: &str) -> Result<()> {
 }
 
 /// A column or super-column name is at most [`MAX_NAME_LENGTH`] bytes, then not empty
-/// (spec §5.6), with 0.6's messages. The comparator's check (`Comparator::validate`) is
-/// separate: 0.6 applies it to a super column's name at another point of its order.
+/// (`docs/api.md#names`), with 0.6's messages. The comparator's check (`Comparator::validate`)
+/// is separate: 0.6 applies it to a super column's name at another point of its order.
 pub fn check_name_length(level: NameLevel, name: &[u8]) -> Result<()> {
     let what = level.as_str();
     if name.len() > MAX_NAME_LENGTH {
@@ -174,11 +204,15 @@ pub fn check_name_length(level: NameLevel, name: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// A contiguous run of names: both ends inclusive; empty means unbounded (spec §8.3).
+/// A contiguous run of names: both ends inclusive; empty means unbounded
+/// (`docs/api.md#slice-range`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SliceRange {
+    /// Where the walk starts; empty for the first (or, reversed, the last) name.
     pub start: Vec<u8>,
+    /// Where it ends; empty for no end.
     pub finish: Vec<u8>,
+    /// Walk in descending comparator order.
     pub reversed: bool,
     /// Most live entries to return (columns, or super columns at the top of a Super CF).
     pub count: usize,
@@ -196,10 +230,12 @@ impl SliceRange {
     }
 }
 
-/// Which names a read wants (spec §8.2–§8.3).
+/// Which names a read wants (`docs/api.md#names-predicate`, `#slice-range`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Predicate {
+    /// These names, those that exist, in comparator order.
     Names(Vec<Vec<u8>>),
+    /// A run of names.
     Range(SliceRange),
 }
 
@@ -207,30 +243,46 @@ pub enum Predicate {
 /// column.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ColumnParent {
+    /// The column family's name.
     pub column_family: String,
+    /// The super column, on a Super CF.
     pub super_column: Option<Vec<u8>>,
 }
 
-/// Which rows a range read walks (spec §10.5).
+/// Which rows a range read walks (`docs/api.md#key-ranges`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowBounds {
     /// `[token(start_key), token(end_key)]`, both inclusive; an empty end means "to the end".
-    Keys { start: String, end: String },
+    Keys {
+        /// The first key's token starts the range; empty for the start of the ring.
+        start: String,
+        /// The last key's token ends it; empty for the end of the ring.
+        end: String,
+    },
     /// `(start, end]`; wraps around the ring when start ≥ end, unless end is the minimum.
-    Tokens { start: Token, end: Token },
+    Tokens {
+        /// Exclusive start.
+        start: Token,
+        /// Inclusive end.
+        end: Token,
+    },
 }
 
 /// A validated key range with its row limit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyRange {
+    /// Which rows.
     pub bounds: RowBounds,
+    /// The most rows to return (positive).
     pub count: usize,
 }
 
 /// One row of a range read: its key and the selected columns (possibly none: a "range ghost").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeySlice {
+    /// The row key.
     pub key: String,
+    /// The row's columns (or super columns) the predicate selected.
     pub columns: Vec<ColumnOrSuper>,
 }
 

@@ -1,9 +1,9 @@
-//! Login for the 0.6 API (spec §12): AllowAllAuthenticator, which admits everyone and needs
-//! no login, and SimpleAuthenticator, which checks a user's password against
+//! Login for the 0.6 API (`docs/api.md#auth`): AllowAllAuthenticator, which admits everyone and
+//! needs no login, and SimpleAuthenticator, which checks a user's password against
 //! `passwd.properties` and the keyspace against `access.properties`. Both files sit in the
-//! directory of storage-conf.xml (ilion E5) and are read afresh at every login, so edits
-//! take effect without a restart. Clients see only the short 0.6/ilion messages; the server
-//! log gets the full path and cause of any file problem.
+//! directory of storage-conf.xml (`docs/compatibility.md#e5`) and are read afresh at every
+//! login, so edits take effect without a restart. Clients see only the short 0.6/ilion
+//! messages; the server log gets the full path and cause of any file problem.
 
 pub mod properties;
 
@@ -36,7 +36,8 @@ impl Authenticator {
         }
     }
 
-    /// Whether data calls need a successful login first (false for AllowAll, spec §12).
+    /// Whether data calls need a successful login first (false for AllowAll,
+    /// `docs/api.md#auth`).
     pub fn requires_login(&self) -> bool {
         self.kind == AuthenticatorKind::Simple
     }

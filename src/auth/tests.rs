@@ -1,5 +1,6 @@
-//! Every login outcome of spec §12 with ilion's D9–D13 and E5–E8, in both password modes,
-//! against property files written to a temporary directory.
+//! Every login outcome of `docs/api.md#auth` with ilion's D9–D13 and E5–E8
+//! (`docs/compatibility.md#d9` onwards), in both password modes, against property files written
+//! to a temporary directory.
 
 use super::*;
 use std::fs;

@@ -1,6 +1,7 @@
-//! Tombstone purge after GCGraceSeconds (spec §7.4). Row, super-column and column tombstones
-//! whose local deletion time is older than the grace period are removed, and a row left with
-//! nothing stops appearing as a range ghost. A background thread runs the purge regularly.
+//! Tombstone purge after GCGraceSeconds (`docs/compatibility.md#s5`). Row, super-column and
+//! column tombstones whose local deletion time is older than the grace period are removed, and
+//! a row left with nothing stops appearing as a range ghost. A background thread runs the purge
+//! regularly.
 
 use super::Db;
 use crate::error::Result;

@@ -1,6 +1,6 @@
-//! Column-family semantics (spec §7–§8) over `storage`: applying row mutations with the
-//! reconcile rules, names and range slices, counts, super columns, range scans over rows, and
-//! tombstone purge after GCGraceSeconds.
+//! Column-family semantics (`docs/api.md#data-model`, `#reads`) over `storage`: applying row
+//! mutations with the reconcile rules, names and range slices, counts, super columns, range
+//! scans over rows, and tombstone purge after GCGraceSeconds.
 //!
 //! Tombstones are applied at write time. A row or super-column delete physically removes
 //! what it hides and stays as a marker; an insert the markers (or a newer column version)
@@ -41,14 +41,18 @@ pub fn system_clock() -> Clock {
 /// Settings for opening a [`Db`].
 #[derive(Clone)]
 pub struct DbOptions {
+    /// The ring's partitioner; the store refuses one that differs from what it was written with.
     pub partitioner: Partitioner,
+    /// When an acknowledged write is durable (`<CommitLogSync>`).
     pub sync: SyncPolicy,
+    /// `GCGraceSeconds`: how long tombstones are kept before the purge removes them.
     pub gc_grace_seconds: u32,
     /// `<InitialToken>`, parsed.
     pub initial_token: Option<Token>,
     /// Size above which a row's packed chunk is split (`storage::MAX_CHUNK_BYTES`; tests use
     /// tiny chunks to exercise splits).
     pub chunk_bytes: usize,
+    /// The local deletion time of tombstones and the purge's notion of now.
     pub clock: Clock,
 }
 

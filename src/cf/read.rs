@@ -1,6 +1,6 @@
-//! Reads inside one row (spec §8.1–§8.5): get by path, names and range slices over columns,
-//! super columns or one super column's subcolumns, and counts. Only live versions are
-//! stored apart from column tombstones (see the module doc of `cf`), so a read is a scan
+//! Reads inside one row (`docs/api.md#reads`, 7.1–7.5): get by path, names and range slices
+//! over columns, super columns or one super column's subcolumns, and counts. Only live versions
+//! are stored apart from column tombstones (see the module doc of `cf`), so a read is a scan
 //! that skips tombstones and counts what it returns.
 
 use super::{CfRef, Db};

@@ -1,4 +1,5 @@
-//! Behaviour tables from spec §7–§8, each run on the sled engine and on the in-memory twin.
+//! Behaviour tables from `docs/api.md#data-model` and `#reads`, each run on the sled engine and
+//! on the in-memory twin.
 
 use super::*;
 use crate::comparator::Comparator;

@@ -1,7 +1,7 @@
-//! Applying a row mutation (spec §7.2–§7.5). The changes for each column family are first
-//! reconciled among themselves (so an insert and a delete at the same timestamp in one batch
-//! leave the column deleted), then planned against what is stored, under the row's lock, into
-//! one atomic batch for the whole row.
+//! Applying a row mutation (`docs/api.md#reconcile` to `#mutations-to-changes`). The changes
+//! for each column family are first reconciled among themselves (so an insert and a delete at
+//! the same timestamp in one batch leave the column deleted), then planned against what is
+//! stored, under the row's lock, into one atomic batch for the whole row.
 //!
 //! `service` has validated every request before it gets here. The key and name rules are
 //! checked again with the same shared helpers of `model` (so the messages exist once), and a
@@ -48,7 +48,8 @@ fn hidden(deleted_at: Option<i64>, ts: i64) -> bool {
     deleted_at.is_some_and(|d| ts <= d)
 }
 
-/// The name rules of spec §5.6 (length, then the comparator), as `service` checks them.
+/// The name rules of `docs/api.md#names` (length, then the comparator), as `service` checks
+/// them.
 fn check_name(comparator: Comparator, name: &[u8], level: NameLevel) -> Result<()> {
     check_name_length(level, name)?;
     comparator.validate(name).map_err(Error::InvalidRequest)

@@ -1,5 +1,5 @@
-//! `<Keyspaces>` → [`Schema`]: the keyspace elements of spec §13.2 and the column-family
-//! attributes of §13.3, checked in one pass. Element paths in errors identify a keyspace or
+//! `<Keyspaces>` → [`Schema`]: the keyspace elements and the column-family attributes of
+//! `docs/api.md#config`, checked in one pass. Element paths in errors identify a keyspace or
 //! column family by its `Name` (`Keyspaces/Keyspace[@Name='Keyspace1']`), or by its position
 //! when the name is what is missing (`Keyspaces/Keyspace[2]`).
 

@@ -30,9 +30,15 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum CommitLogSync {
     /// Acknowledge at once; make everything durable every `period_ms`.
-    Periodic { period_ms: u64 },
+    Periodic {
+        /// `<CommitLogSyncPeriodInMS>`.
+        period_ms: u64,
+    },
     /// Acknowledge only after an fsync; writers within `window_ms` share one.
-    Batch { window_ms: f64 },
+    Batch {
+        /// `<CommitLogSyncBatchWindowInMS>`.
+        window_ms: f64,
+    },
 }
 
 /// `<Authenticator>`.
@@ -76,7 +82,7 @@ pub enum DiskAccessMode {
     Standard,
 }
 
-/// Wire limits (spec E4), configurable through ilion's own elements.
+/// Wire limits (`docs/compatibility.md#e4`), configurable through ilion's own elements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ThriftLimits {
     /// Largest accepted frame, in bytes.
@@ -168,7 +174,8 @@ pub struct Config {
     pub thrift_address: IpAddr,
     /// `<ThriftPort>`; 0 asks the OS for a free port (tests).
     pub thrift_port: u16,
-    /// Parsed and validated; framing is detected per connection anyway (spec E1).
+    /// Parsed and validated; framing is detected per connection anyway
+    /// (`docs/compatibility.md#e1`).
     pub thrift_framed_transport: bool,
     /// `<StoragePort>`: the inter-node port, unused by a single node.
     pub storage_port: u16,

@@ -9,7 +9,8 @@ use crate::error::{Error, Result};
 use quick_xml::events::Event;
 use serde::{Deserialize, Deserializer};
 
-/// The `<Storage>` root: one field per top-level element of spec §13.1 plus ilion's own.
+/// The `<Storage>` root: one field per top-level element (`docs/api.md#config`) plus ilion's
+/// own.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub(super) struct RawStorage {

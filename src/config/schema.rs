@@ -10,7 +10,9 @@ pub const SYSTEM_KEYSPACE: &str = "system";
 /// Standard or Super.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ColumnType {
+    /// Rows of columns.
     Standard,
+    /// Rows of super columns, each holding subcolumns.
     Super,
 }
 
@@ -27,7 +29,9 @@ impl ColumnType {
 /// One `<ColumnFamily>`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CfDef {
+    /// The `Name` attribute.
     pub name: String,
+    /// The `ColumnType` attribute.
     pub column_type: ColumnType,
     /// `CompareWith`: the order of top-level names (columns, or super columns).
     pub comparator: Comparator,
@@ -55,6 +59,7 @@ impl CfDef {
 /// One `<Keyspace>`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeyspaceDef {
+    /// The `Name` attribute.
     pub name: String,
     /// `ReplicationFactor`: decides whether QUORUM/ALL reads can succeed on one node.
     pub replication_factor: u32,
@@ -62,12 +67,14 @@ pub struct KeyspaceDef {
     pub replica_placement_strategy: String,
     /// `EndPointSnitch` class name.
     pub endpoint_snitch: String,
+    /// The keyspace's column families by name.
     pub column_families: BTreeMap<String, CfDef>,
 }
 
 /// Every keyspace, including the built-in `system` keyspace.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Schema {
+    /// Every keyspace by name.
     pub keyspaces: BTreeMap<String, KeyspaceDef>,
 }
 

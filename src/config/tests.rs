@@ -1,6 +1,6 @@
-//! Whole-document tests: a configuration using every element of spec §13 (with the legacy
-//! and unused ones, comments, empty elements and the ignored `Comment=` attribute) reads to
-//! the expected values, and the minimal file gets the documented defaults.
+//! Whole-document tests: a configuration using every element of `docs/api.md#config` (with the
+//! legacy and unused ones, comments, empty elements and the ignored `Comment=` attribute) reads
+//! to the expected values, and the minimal file gets the documented defaults.
 
 use super::*;
 use crate::comparator::Comparator;

@@ -1,8 +1,8 @@
-//! The numeric knobs of storage-conf.xml: ilion's own `Thrift…` wire limits (spec E4) and
-//! 0.6's memory, disk and thread settings ([`Tuning`]). Each has a default and a lower
-//! bound; sizes and counts must be positive, because a zero buffer or thread pool would only
-//! ever mean a typo. The wire's [`Limits`] are made from [`ThriftLimits`] here and nowhere
-//! else.
+//! The numeric knobs of storage-conf.xml: ilion's own `Thrift…` wire limits
+//! (`docs/compatibility.md#e4`) and 0.6's memory, disk and thread settings ([`Tuning`]). Each
+//! has a default and a lower bound; sizes and counts must be positive, because a zero buffer or
+//! thread pool would only ever mean a typo. The wire's [`Limits`] are made from
+//! [`ThriftLimits`] here and nowhere else.
 
 use super::raw::RawStorage;
 use super::values::{boolean, integer, positive_decimal};
@@ -21,7 +21,8 @@ impl From<&ThriftLimits> for Limits {
     }
 }
 
-/// ilion's wire limits (spec E4): positive integers, sizes in MiB, frame ≤ message.
+/// ilion's wire limits (`docs/compatibility.md#e4`): positive integers, sizes in MiB, frame ≤
+/// message.
 pub(super) fn limits(raw: &RawStorage) -> Result<ThriftLimits> {
     let d = ThriftLimits::default();
     let mib = |element: &str, value: Option<&String>, default: usize| -> Result<usize> {

@@ -1,5 +1,5 @@
 //! The second half of reading storage-conf.xml: the one validation pass over the top-level
-//! elements of spec §13.1 (and ilion's `PasswordMode`), turning [`RawStorage`] into a
+//! elements (`docs/api.md#config`, and ilion's `PasswordMode`), turning [`RawStorage`] into a
 //! [`Config`]. Defaults live here, next to their checks; keyspaces and column families are
 //! handed to `keyspaces`, the numeric knobs to `tuning`.
 

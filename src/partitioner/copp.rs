@@ -1,16 +1,17 @@
-//! Collation keys for CollatingOrderPreservingPartitioner (spec §10.3).
+//! Collation keys for CollatingOrderPreservingPartitioner
+//! (`docs/api.md#collating-partitioner`).
 //!
 //! A key is `primary weights ++ 0000 ++ secondary weights ++ 0000 ++ tertiary weights`, each
 //! weight a 16-bit big-endian number. For characters U+0001–U+007F the weights come from
 //! `copp-ascii-jdk17.tsv` (generated with the JDK 17 en_US collator), so ASCII keys match
 //! Java byte for byte.
 //!
-//! **ilion rule for every other character** (U+0000 and U+0080 and above), which Java's
-//! full collation tables would be needed to reproduce: the character contributes the two
-//! primary weights `0x8000 | (cp >> 15)` and `0x8000 | (cp & 0x7FFF)`, the secondary weight
-//! `0001` and the tertiary weight `0001`. So such characters sort after every ASCII
-//! primary, among themselves by code point, and the rule never touches an ASCII-only key.
-//! It is fixed forever: tokens decide row order on disk.
+//! **ilion rule for every other character** (U+0000 and U+0080 and above;
+//! `docs/compatibility.md#s7`), which Java's full collation tables would be needed to
+//! reproduce: the character contributes the two primary weights `0x8000 | (cp >> 15)` and
+//! `0x8000 | (cp & 0x7FFF)`, the secondary weight `0001` and the tertiary weight `0001`. So
+//! such characters sort after every ASCII primary, among themselves by code point, and the rule
+//! never touches an ASCII-only key. It is fixed forever: tokens decide row order on disk.
 
 use std::sync::OnceLock;
 
@@ -113,7 +114,7 @@ mod tests {
     }
 
     #[test]
-    fn reference_tokens_from_the_spec() {
+    fn reference_tokens_from_the_docs() {
         for (key, token) in [
             ("a", "00530000000100000001"),
             ("e", "00580000000100000001"),
@@ -128,7 +129,7 @@ mod tests {
     }
 
     #[test]
-    fn collated_order_from_the_spec() {
+    fn collated_order_from_the_docs() {
         let keys = ["0", "1", "10", "19", "2", "20", "99", "a", "-a", "b", "-b"];
         for pair in keys.windows(2) {
             assert!(collation_key(pair[0]) < collation_key(pair[1]), "{pair:?}");

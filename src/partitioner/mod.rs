@@ -1,6 +1,6 @@
-//! Partitioners: row key → token, the order of tokens, and their string forms (spec §10).
-//! Rows are ordered by (token, key bytes), so distinct keys never collide even when their
-//! tokens are equal (ilion's choice, spec §15).
+//! Partitioners: row key → token, the order of tokens, and their string forms
+//! (`docs/api.md#partitioners`). Rows are ordered by (token, key bytes), so distinct keys never
+//! collide even when their tokens are equal (`docs/compatibility.md#s6`).
 
 mod copp;
 mod random;
@@ -17,8 +17,11 @@ const DHT_PACKAGE: &str = "org.apache.cassandra.dht.";
 /// The three 0.6 partitioners.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Partitioner {
+    /// `RandomPartitioner`: the token is the key's MD5, made absolute.
     Random,
+    /// `OrderPreservingPartitioner`: the token is the key.
     OrderPreserving,
+    /// `CollatingOrderPreservingPartitioner`: the token is the key's en_US collation key.
     CollatingOrderPreserving,
 }
 
@@ -79,7 +82,8 @@ impl Partitioner {
         }
     }
 
-    /// Parses a token in this partitioner's string form; the error is spec D4's text.
+    /// Parses a token in this partitioner's string form; the error is the text of
+    /// `docs/compatibility.md#d4`.
     pub fn parse_token(self, s: &str) -> Result<Token> {
         match self {
             Partitioner::Random => RandomToken::parse(s).map(Token::Random).ok_or_else(|| {

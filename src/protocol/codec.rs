@@ -1,8 +1,8 @@
-//! The Thrift binary protocol over memory: [`BinaryIn`] reads one complete message from a
-//! byte slice, checking every length and count against the bytes actually left before it
-//! allocates anything, and [`BinaryOut`](super::BinaryOut) writes into a `Vec<u8>`, always
-//! with the versioned message header (spec E3). Type ids, their sizes and the header word are
-//! in [`wire`](super::wire).
+//! The Thrift binary protocol over memory: [`BinaryIn`] reads one complete message from a byte
+//! slice, checking every length and count against the bytes actually left before it allocates
+//! anything, and [`BinaryOut`](super::BinaryOut) writes into a `Vec<u8>`, always with the
+//! versioned message header (`docs/compatibility.md#e3`). Type ids, their sizes and the header
+//! word are in [`wire`](super::wire).
 
 use thrift::protocol::{
     TFieldIdentifier, TInputProtocol, TListIdentifier, TMapIdentifier, TMessageIdentifier,

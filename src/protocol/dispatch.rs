@@ -1,5 +1,5 @@
 //! Dispatch of one complete message onto a [`CassandraSyncHandler`], with the 0.6 server's
-//! answers (spec §1):
+//! answers (`docs/api.md#wire`):
 //!
 //! * unknown method name → EXCEPTION, TApplicationException UNKNOWN_METHOD (1),
 //!   `Invalid method name: '<name>'`; the connection stays open;

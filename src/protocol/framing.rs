@@ -1,6 +1,7 @@
-//! Connection-mode detection (spec E1/E2): the first bytes of the first message decide, once
-//! and for the life of the connection, whether messages are framed and whether their headers
-//! are versioned. The rule, exactly as the spec gives it:
+//! Connection-mode detection (`docs/compatibility.md#e1`, `#e2`): the first bytes of the first
+//! message decide, once and for the life of the connection, whether messages are framed and
+//! whether their headers are versioned. The rule, exactly as `docs/api.md#connection-detection`
+//! gives it:
 //!
 //! | first bytes                  | mode                                                    |
 //! |------------------------------|---------------------------------------------------------|

@@ -1,7 +1,8 @@
 //! The Thrift wire, and nothing above it: the types generated from `idl/cassandra.thrift`, a
-//! bounded binary-protocol codec, per-connection detection of framing and strictness (spec
-//! E1/E2), a resumable splitter that finds message boundaries in a byte stream under the E4
-//! limits, and dispatch of one complete message onto the generated handler trait.
+//! bounded binary-protocol codec, per-connection detection of framing and strictness
+//! (`docs/compatibility.md#e1`, `#e2`), a resumable splitter that finds message boundaries in a
+//! byte stream under the E4 limits, and dispatch of one complete message onto the generated
+//! handler trait.
 //!
 //! Two things are written down once for the whole crate: the protocol's numbers (type ids,
 //! message types, the version word) in [`wire`], and the IDL's methods (name, arguments,
@@ -38,7 +39,7 @@ mod writer;
 
 // The compiler's output, committed byte for byte (scripts/gen-thrift.sh), so its lint
 // allowances live here rather than in the file.
-#[allow(clippy::all, missing_docs)]
+#[allow(clippy::all, clippy::unwrap_used, missing_docs)]
 pub mod generated;
 
 pub use codec::BinaryIn;
@@ -84,7 +85,7 @@ impl Default for Limits {
     }
 }
 
-/// How a connection talks, fixed by its first bytes (spec E1/E2).
+/// How a connection talks, fixed by its first bytes (`docs/compatibility.md#e1`, `#e2`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Mode {
     /// Each message travels in a frame with a 4-byte big-endian length prefix.
@@ -93,7 +94,8 @@ pub struct Mode {
     pub strict: bool,
 }
 
-/// A breach of the wire rules: the connection must be closed without a reply (spec E4).
+/// A breach of the wire rules: the connection must be closed without a reply
+/// (`docs/compatibility.md#e4`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Violation {
     /// The first bytes are not a Thrift binary message (the text says what they look like).

@@ -10,7 +10,8 @@
 //!   those. The generated Rust would refuse both.
 //! * An absent required object field is a PROTOCOL_ERROR with Java's message, as is a required
 //!   `ConsistencyLevel` whose number is not a level (Java read it as null). A non-required one
-//!   (`remove`'s) passes through unchanged for the service to refuse (spec D7).
+//!   (`remove`'s) passes through unchanged for the service to refuse
+//!   (`docs/compatibility.md#d7`).
 //!
 //! Elements of lists and maps are read as the IDL says, as Java read them; a non-empty
 //! container whose announced element type differs is a PROTOCOL_ERROR. Strings are copied as

@@ -4,11 +4,11 @@
 //! containers) with an explicit stack. It keeps its place between calls, so a message that
 //! arrives in many pieces is scanned once, in linear time.
 //!
-//! It rejects as soon as the bytes seen prove a breach of the E4 limits: a frame or message
-//! over its limit, a length or count that cannot fit in what may still arrive, a negative
-//! length or count, nesting past the depth limit, an unknown type id. It allocates nothing
-//! that depends on a length on the wire: strings are stepped over, not copied, and the stack
-//! is at most `max_depth` deep.
+//! It rejects as soon as the bytes seen prove a breach of the E4 limits
+//! (`docs/compatibility.md#e4`): a frame or message over its limit, a length or count that
+//! cannot fit in what may still arrive, a negative length or count, nesting past the depth
+//! limit, an unknown type id. It allocates nothing that depends on a length on the wire:
+//! strings are stepped over, not copied, and the stack is at most `max_depth` deep.
 //!
 //! Framed messages are delimited by their frame length, and the message inside is still
 //! walked, against the frame's end: a message must fill its frame exactly.

@@ -1,7 +1,7 @@
 //! [`BinaryOut`]: the binary protocol written into memory. Message headers are always the
-//! versioned form `0x8001_0000|type`, name, seqid (spec E3: 0.6 wrote with strictWrite=true).
-//! A writer made with [`BinaryOut::framed`] reserves the 4-byte frame length up front and
-//! fills it in when the bytes are taken, so a framed reply costs no extra copy.
+//! versioned form `0x8001_0000|type`, name, seqid (`docs/compatibility.md#e3`: 0.6 wrote with
+//! strictWrite=true). A writer made with [`BinaryOut::framed`] reserves the 4-byte frame length
+//! up front and fills it in when the bytes are taken, so a framed reply costs no extra copy.
 //! [`Discard`] accepts the same calls and keeps nothing, for passes that only check.
 
 use thrift::protocol::{

@@ -16,7 +16,7 @@ use tokio::task::JoinSet;
 /// How the server treats its connections.
 #[derive(Debug, Clone, Copy)]
 pub struct ServerSettings {
-    /// Wire limits (spec E4).
+    /// Wire limits (`docs/compatibility.md#e4`).
     pub limits: Limits,
     /// Connections served at once; more are accepted and closed at once.
     pub max_connections: usize,

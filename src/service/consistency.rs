@@ -1,6 +1,6 @@
-//! Consistency levels on a single node (spec §6). This node is the only live replica, so a
-//! level is satisfiable exactly when it needs at most one replica, computed from the
-//! keyspace's configured ReplicationFactor as 0.6 does: reads at QUORUM (and the DC
+//! Consistency levels on a single node (`docs/api.md#consistency`). This node is the only live
+//! replica, so a level is satisfiable exactly when it needs at most one replica, computed from
+//! the keyspace's configured ReplicationFactor as 0.6 does: reads at QUORUM (and the DC
 //! variants) need RF/2+1 replicas and ALL needs RF, hence UnavailableException when RF > 1.
 //! Writes count the actual endpoints, so every level succeeds here; ZERO alone does not wait.
 
@@ -64,8 +64,8 @@ pub(crate) fn check_read(
     }
 }
 
-/// The range-read check (spec §6, D6): ZERO gets the read text, ANY acts as ONE, QUORUM and
-/// up are computed from the replication factor.
+/// The range-read check (`docs/api.md#consistency`, `docs/compatibility.md#d6`): ZERO gets the
+/// read text, ANY acts as ONE, QUORUM and up are computed from the replication factor.
 pub(crate) fn check_range_read(
     schema: &Schema,
     keyspace: &str,

@@ -1,7 +1,8 @@
 //! Conversions between the Thrift types and `model`, for requests that have already passed
 //! validation: paths and predicates into `cf` arguments, key ranges with their tokens parsed
-//! (spec D4), writes into row changes (spec §7.5), and read results back into Thrift shapes.
-//! Numbers from the wire are converted with checks, never with `as`.
+//! (`docs/compatibility.md#d4`), writes into row changes (`docs/api.md#mutations-to-changes`),
+//! and read results back into Thrift shapes. Numbers from the wire are converted with checks,
+//! never with `as`.
 
 use crate::config::CfDef;
 use crate::error::{Error, Result};
@@ -102,7 +103,7 @@ pub(crate) fn insert(path: &ColumnPath, name: Vec<u8>, value: Vec<u8>, timestamp
     }
 }
 
-/// `remove`: a tombstone at the level the path stops at (spec §7.5).
+/// `remove`: a tombstone at the level the path stops at (`docs/api.md#mutations-to-changes`).
 pub(crate) fn remove(path: &ColumnPath, timestamp: i64) -> Change {
     match (&path.super_column, &path.column) {
         (super_column, Some(name)) => Change::DeleteColumn {
@@ -142,14 +143,14 @@ pub(crate) fn cosc_changes(cosc: &ColumnOrSuperColumn, out: &mut Vec<Change>) {
     }
 }
 
-/// Whether `name` passes the name checks for a top-level name of `cf` (spec §5.6).
+/// Whether `name` passes the name checks for a top-level name of `cf` (`docs/api.md#names`).
 fn is_storable_name(cf: &CfDef, name: &[u8]) -> bool {
     model::check_name_length(model::NameLevel::Column, name).is_ok()
         && cf.comparator.validate(name).is_ok()
 }
 
-/// The tombstones of a validated Deletion (spec §7.5): per named column, subcolumn or super
-/// column; without names, the super column or the whole row.
+/// The tombstones of a validated Deletion (`docs/api.md#mutations-to-changes`): per named
+/// column, subcolumn or super column; without names, the super column or the whole row.
 pub(crate) fn deletion_changes(cf: &CfDef, deletion: &Deletion, out: &mut Vec<Change>) {
     let timestamp = deletion.timestamp;
     let names = deletion

@@ -1,5 +1,5 @@
-//! The methods about the cluster rather than its data (spec §11, §12): login, the
-//! `describe_*` family and the two deprecated property getters. None of them needs a login.
+//! The methods about the cluster rather than its data (`docs/api.md#describe`, `#auth`): login,
+//! the `describe_*` family and the two deprecated property getters. None of them needs a login.
 //! This node is the whole ring: one token, one endpoint, one range `(T, T]`.
 
 use super::errors::{self, DESCRIBE_SPLITS};
@@ -39,7 +39,7 @@ impl Session {
     }
 
     /// `describe_keyspace`: per column family its type, comparators and description;
-    /// NotFoundException for an unknown keyspace (spec D8).
+    /// NotFoundException for an unknown keyspace (`docs/compatibility.md#d8`).
     pub(crate) fn describe_keyspace(
         &self,
         keyspace: &str,
@@ -69,9 +69,9 @@ impl Session {
         Ok(vec![TokenRange::new(token.clone(), token, endpoints)])
     }
 
-    /// `describe_splits`: `[start, t1, …, end]` with a split point every `keys_per_split`
-    /// row tokens. Bad input is an INTERNAL_ERROR, as the method declares no exception; for
-    /// a token string its message is the D4 text (spec D5).
+    /// `describe_splits`: `[start, t1, …, end]` with a split point every `keys_per_split` row
+    /// tokens. Bad input is an INTERNAL_ERROR, as the method declares no exception; for a token
+    /// string its message is the D4 text (`docs/compatibility.md#d5`).
     pub(crate) fn describe_splits(
         &self,
         start: &str,

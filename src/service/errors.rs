@@ -1,4 +1,5 @@
-//! The one mapping from the crate's [`Error`] to what a Thrift client sees (spec §1, §3).
+//! The one mapping from the crate's [`Error`] to what a Thrift client sees (`docs/api.md#wire`,
+//! `#methods`).
 //!
 //! A kind becomes its declared exception only when the method's IDL `throws` list has it;
 //! the generated code could not put anything else into the result struct. Everything else
@@ -42,8 +43,8 @@ pub(crate) fn to_thrift(method: Method, err: Error) -> ThriftError {
     }
 }
 
-/// An INTERNAL_ERROR carrying `message` instead of the generic text: for bad input to a
-/// method that declares no exception (spec D5: describe_splits' token strings).
+/// An INTERNAL_ERROR carrying `message` instead of the generic text: for bad input to a method
+/// that declares no exception (`docs/compatibility.md#d5`: describe_splits' token strings).
 pub(crate) fn internal_with_message(method: Method, message: String) -> ThriftError {
     tracing::info!(method = method.name, %message, "request refused");
     ThriftError::Application(ApplicationError::new(
@@ -62,7 +63,7 @@ mod tests {
     use crate::protocol::methods::METHODS;
     use crate::service::tests::fixture::{outcome, Outcome};
 
-    /// Spec §3's throws column, as (method, ire, nfe, ue, authn/authz).
+    /// The throws column of `docs/api.md#methods`, as (method, ire, nfe, ue, authn/authz).
     const THROWS: [(&str, bool, bool, bool, bool); 21] = [
         ("login", false, false, false, true),
         ("get", true, true, true, false),

@@ -1,7 +1,8 @@
-//! The Cassandra 0.6 API (spec §3–§6, §11, §12): one function per IDL method, each doing the
-//! same steps — login check, validation in 0.6's order (`validation`), conversion to `model`
-//! (`convert`), the call into `cf`, and conversion back — with one mapping from the crate's
-//! `Error` to Thrift exceptions (`errors`) and the consistency-level rules in `consistency`.
+//! The Cassandra 0.6 API (`docs/api.md`, sections 2–5, 11 and 12): one function per IDL method,
+//! each doing the same steps — login check, validation in 0.6's order (`validation`),
+//! conversion to `model` (`convert`), the call into `cf`, and conversion back — with one
+//! mapping from the crate's `Error` to Thrift exceptions (`errors`) and the consistency-level
+//! rules in `consistency`.
 //!
 //! [`Service`] is shared by all connections and is the server's
 //! `ConnectionFactory`; each connection gets a

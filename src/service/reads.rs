@@ -1,6 +1,6 @@
-//! The read methods (spec §4, §8): get, get_slice, multiget, multiget_slice, get_count and
-//! the range slices. Each runs the login check, 0.6's validations in 0.6's order, the
-//! consistency check, then one `cf` call per key, and converts the result back.
+//! The read methods (`docs/api.md#order`, `#reads`): get, get_slice, multiget, multiget_slice,
+//! get_count and the range slices. Each runs the login check, 0.6's validations in 0.6's order,
+//! the consistency check, then one `cf` call per key, and converts the result back.
 
 use super::consistency;
 use super::convert;

@@ -1,7 +1,8 @@
-//! One client connection's view of the API: its login flag (spec §12, E6) and the
-//! acknowledgements its writes still wait for. [`Session`] implements the server seam
-//! ([`Connection`]) and the generated handler trait; each handler method is one line that
-//! calls the method's function (in `reads`, `writes`, `describe`) and maps its error.
+//! One client connection's view of the API: its login flag (`docs/api.md#auth`,
+//! `docs/compatibility.md#e6`) and the acknowledgements its writes still wait for. [`Session`]
+//! implements the server seam ([`Connection`]) and the generated handler trait; each handler
+//! method is one line that calls the method's function (in `reads`, `writes`, `describe`) and
+//! maps its error.
 //!
 //! A write is applied before its handler returns, but the reply may only leave once the
 //! write is durable: the acknowledgements collect here and [`Connection::take_reply_gate`]
@@ -45,7 +46,7 @@ impl Session {
         self.logged_in.set(true);
     }
 
-    /// The check that opens every data method (spec §12).
+    /// The check that opens every data method (`docs/api.md#auth`).
     pub(super) fn require_login(&self) -> Result<()> {
         if self.service.auth.requires_login() && !self.logged_in.get() {
             return Err(Error::invalid(

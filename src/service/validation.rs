@@ -1,10 +1,11 @@
-//! Request checks, the counterpart of 0.6's `ThriftValidation` (spec §5): every rule that
-//! turns a request into an InvalidRequestException, with 0.6's exact `why` texts and in 0.6's
-//! order, because a request wrong in two ways must get the earlier message. Each function
-//! checks one Thrift shape; the per-method order of calls is in `reads` and `writes` (§4).
-//! Nothing here touches storage: only the schema and the partitioner are consulted. The
-//! key and name rules that `cf` re-checks are shared with it through `model`
-//! ([`check_key_present`], [`check_name_length`]), so each message is written once.
+//! Request checks, the counterpart of 0.6's `ThriftValidation` (`docs/api.md#validation`):
+//! every rule that turns a request into an InvalidRequestException, with 0.6's exact `why`
+//! texts and in 0.6's order, because a request wrong in two ways must get the earlier message.
+//! Each function checks one Thrift shape; the per-method order of calls is in `reads` and
+//! `writes` (`docs/api.md#order`). Nothing here touches storage: only the schema and the
+//! partitioner are consulted. The key and name rules that `cf` re-checks are shared with it
+//! through `model` ([`check_key_present`], [`check_name_length`]), so each message is written
+//! once.
 
 use crate::config::{CfDef, KeyspaceDef, Schema};
 use crate::error::{Error, Result};
@@ -23,7 +24,7 @@ fn invalid<T>(why: impl Into<String>) -> Result<T> {
     Err(Error::invalid(why))
 }
 
-/// A row key: non-empty, and short enough for Java's modified UTF-8 (spec §5.1).
+/// A row key: non-empty, and short enough for Java's modified UTF-8 (`docs/api.md#keys`).
 pub(crate) fn validate_key(key: &str) -> Result<()> {
     check_key_present(key)?;
     let length = modified_utf8_length(key);
@@ -48,7 +49,7 @@ pub(crate) fn modified_utf8_length(s: &str) -> usize {
         .sum()
 }
 
-/// A configured keyspace (spec §5.2).
+/// A configured keyspace (`docs/api.md#keyspace-and-cf`).
 pub(crate) fn validate_keyspace<'a>(schema: &'a Schema, keyspace: &str) -> Result<&'a KeyspaceDef> {
     schema.keyspace(keyspace).map_or_else(
         || {
@@ -60,7 +61,8 @@ pub(crate) fn validate_keyspace<'a>(schema: &'a Schema, keyspace: &str) -> Resul
     )
 }
 
-/// A configured keyspace, then a non-empty, configured column family in it (spec §5.2).
+/// A configured keyspace, then a non-empty, configured column family in it
+/// (`docs/api.md#keyspace-and-cf`).
 pub(crate) fn validate_table<'a>(
     schema: &'a Schema,
     keyspace: &str,
@@ -76,7 +78,7 @@ pub(crate) fn validate_table<'a>(
     )
 }
 
-/// `validateColumnPath` (spec §5.3), for `get`, `multiget`, `insert`.
+/// `validateColumnPath` (`docs/api.md#column-path`), for `get`, `multiget`, `insert`.
 pub(crate) fn validate_column_path<'a>(
     schema: &'a Schema,
     keyspace: &str,
@@ -136,7 +138,7 @@ fn check_names_of_path(
     Ok(())
 }
 
-/// `validateColumnParent` (spec §5.4), for slices, counts and range slices.
+/// `validateColumnParent` (`docs/api.md#column-parent`), for slices, counts and range slices.
 pub(crate) fn validate_column_parent<'a>(
     schema: &'a Schema,
     keyspace: &str,
@@ -155,7 +157,8 @@ pub(crate) fn validate_column_parent<'a>(
     Ok(cf)
 }
 
-/// `validateColumnPathOrParent` (spec §5.5), for `remove`: a path that may stop at any level.
+/// `validateColumnPathOrParent` (`docs/api.md#remove-path`), for `remove`: a path that may stop
+/// at any level.
 pub(crate) fn validate_column_path_or_parent<'a>(
     schema: &'a Schema,
     keyspace: &str,
@@ -178,8 +181,8 @@ pub(crate) fn validate_column_path_or_parent<'a>(
     Ok(cf)
 }
 
-/// `validateColumns` (spec §5.6): the super column name, if given, then each name under the
-/// comparator of its level.
+/// `validateColumns` (`docs/api.md#names`): the super column name, if given, then each name
+/// under the comparator of its level.
 pub(crate) fn validate_columns<N: AsRef<[u8]>>(
     cf: &CfDef,
     super_column: Option<&[u8]>,
@@ -203,7 +206,7 @@ pub(crate) fn validate_columns<N: AsRef<[u8]>>(
     Ok(())
 }
 
-/// `validatePredicate` (spec §5.7), for reads: exactly one of names and range.
+/// `validatePredicate` (`docs/api.md#predicates`), for reads: exactly one of names and range.
 pub(crate) fn validate_predicate(
     cf: &CfDef,
     super_column: Option<&[u8]>,
@@ -219,8 +222,8 @@ pub(crate) fn validate_predicate(
     }
 }
 
-/// `validateRange` (spec §5.7): bounds under the level's comparator, a count that is not
-/// negative, and bounds in traversal order.
+/// `validateRange` (`docs/api.md#predicates`): bounds under the level's comparator, a count
+/// that is not negative, and bounds in traversal order.
 pub(crate) fn validate_range(
     cf: &CfDef,
     super_column: Option<&[u8]>,
@@ -251,8 +254,8 @@ pub(crate) fn validate_range(
     Ok(())
 }
 
-/// `validateSlicePredicate` (spec §5.8), for deletions: names, a range or both; the range is
-/// checked first.
+/// `validateSlicePredicate` (`docs/api.md#mutations`), for deletions: names, a range or both;
+/// the range is checked first.
 pub(crate) fn validate_slice_predicate(
     cf: &CfDef,
     super_column: Option<&[u8]>,
@@ -270,8 +273,9 @@ pub(crate) fn validate_slice_predicate(
     Ok(())
 }
 
-/// `validateKeyRange` (spec §5.7): one pair of bounds, in order, and a positive count. The
-/// token strings are parsed afterwards, by `convert` (spec D4).
+/// `validateKeyRange` (`docs/api.md#key-range-checks`): one pair of bounds, in order, and a
+/// positive count. The token strings are parsed afterwards, by `convert`
+/// (`docs/compatibility.md#d4`).
 pub(crate) fn validate_key_range(partitioner: Partitioner, range: &KeyRange) -> Result<()> {
     if range.start_key.is_some() != range.end_key.is_some() {
         return invalid("start key and end key must either both be non-null, or both be null");
@@ -299,8 +303,8 @@ pub(crate) fn validate_key_range(partitioner: Partitioner, range: &KeyRange) -> 
     Ok(())
 }
 
-/// `validateColumnOrSuperColumn` (spec §5.8): each part as a path; a super column with no
-/// subcolumns validates nothing, not even its name.
+/// `validateColumnOrSuperColumn` (`docs/api.md#mutations`): each part as a path; a super column
+/// with no subcolumns validates nothing, not even its name.
 pub(crate) fn validate_column_or_super_column(
     schema: &Schema,
     keyspace: &str,
@@ -327,7 +331,7 @@ pub(crate) fn validate_column_or_super_column(
     Ok(())
 }
 
-/// `validateMutation` (spec §5.8): exactly one of an insert and a deletion.
+/// `validateMutation` (`docs/api.md#mutations`): exactly one of an insert and a deletion.
 pub(crate) fn validate_mutation(
     schema: &Schema,
     keyspace: &str,
@@ -346,7 +350,8 @@ pub(crate) fn validate_mutation(
     }
 }
 
-/// `validateDeletion` (spec §5.8), after the keyspace and CF checks of an insert (spec D1).
+/// `validateDeletion` (`docs/api.md#mutations`), after the keyspace and CF checks of an insert
+/// (`docs/compatibility.md#d1`).
 pub(crate) fn validate_deletion(
     schema: &Schema,
     keyspace: &str,

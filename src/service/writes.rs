@@ -1,9 +1,10 @@
-//! The write methods (spec §4, §5, §7.5): insert, batch_insert, remove and batch_mutate.
-//! Each validates the whole request before anything is applied, builds one row mutation per
-//! row key (applied atomically by `cf`), and leaves the acknowledgements to the session's
-//! reply gate unless the level is ZERO. Where 0.6 failed with an internal error after its
-//! validation (an assertion or NPE while building the mutation), ilion answers with an
-//! InvalidRequestException at that same point (spec D1–D3, D7).
+//! The write methods (`docs/api.md#order`, `#validation`, `#mutations-to-changes`): insert,
+//! batch_insert, remove and batch_mutate. Each validates the whole request before anything is
+//! applied, builds one row mutation per row key (applied atomically by `cf`), and leaves the
+//! acknowledgements to the session's reply gate unless the level is ZERO. Where 0.6 failed with
+//! an internal error after its validation (an assertion or NPE while building the mutation),
+//! ilion answers with an InvalidRequestException at that same point (D1–D3, D7 of
+//! `docs/compatibility.md`).
 
 use super::consistency;
 use super::convert;

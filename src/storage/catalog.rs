@@ -18,8 +18,11 @@ const FORMAT: &[u8] = b"ilion-storage-2";
 /// What the catalog needs to know about one configured column family.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CfDescriptor {
+    /// The keyspace's name.
     pub keyspace: String,
+    /// The column family's name.
     pub name: String,
+    /// `CompareWith`: decides how top-level names are encoded.
     pub comparator: Comparator,
     /// `Some` exactly for Super CFs.
     pub subcomparator: Option<Comparator>,

@@ -1,6 +1,6 @@
 //! Order-preserving byte encodings: the pieces `keys` assembles into sled keys. For each
 //! encoding, unsigned byte order of the output equals the order it stands for, and it decodes
-//! back to the original bytes (spec §9.1, §10.4).
+//! back to the original bytes (`docs/storage.md#names`, `#rows`).
 //!
 //! | what | encoding | why |
 //! |---|---|---|
@@ -9,7 +9,8 @@
 //! | same, followed by another component | escaped string | prefix-free |
 //! | LongType name | 8 bytes, top bit of byte 0 flipped | signed order |
 //! | LexicalUUIDType name | 16 bytes, top bits of bytes 0 and 8 flipped | two signed halves |
-//! | TimeUUIDType name | 8 timestamp bytes in comparison order, then the 16 raw bytes | time, then bytes |
+//! | TimeUUIDType name | 8 timestamp bytes in comparison order, then the 16 raw bytes | time, then
+//! bytes |
 //! | OPP key | CESU-8 (supplementary chars as two 3-byte surrogates), escaped | UTF-16 unit order |
 
 use crate::comparator::{time_uuid_order_key, Comparator};

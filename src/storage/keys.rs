@@ -44,8 +44,11 @@ const SUPER_SUBCOLUMN: u8 = 0x01;
 /// How one column family's keys are built: its id and orders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CfLayout {
+    /// The column family's id from the catalog, the first part of each of its keys.
     pub id: u32,
+    /// Decides the row part of each key.
     pub partitioner: Partitioner,
+    /// Decides the encoding of top-level names.
     pub comparator: Comparator,
     /// `Some` exactly for Super CFs.
     pub subcomparator: Option<Comparator>,
@@ -324,9 +327,13 @@ pub fn prefix_upper(prefix: &[u8]) -> Bound<Vec<u8>> {
 /// What a decoded key addresses.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Entry {
+    /// The row's deletion marker.
     RowTombstone,
+    /// A column of a Standard CF, by name.
     Column(Vec<u8>),
+    /// A super column's deletion marker, by super column name.
     SuperTombstone(Vec<u8>),
+    /// A subcolumn: (super column name, subcolumn name).
     SubColumn(Vec<u8>, Vec<u8>),
 }
 

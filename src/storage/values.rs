@@ -16,7 +16,9 @@ const TOMBSTONE: u8 = 1;
 /// A row or super-column deletion marker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Marker {
+    /// The delete's timestamp; the marker hides versions at or below it.
     pub timestamp: i64,
+    /// The server's clock (seconds) at delete time, for the purge.
     pub local_deletion_time: u32,
 }
 

@@ -4,6 +4,9 @@
 //! sled engine and the in-memory twin, under each partitioner. Shrunk failures are pinned in
 //! `regressions.rs`.
 
+// Test code: a failed unwrap is a failed test, and the helpers outside #[test] fns count too.
+#![allow(clippy::unwrap_used)]
+
 mod model;
 mod regressions;
 
@@ -17,16 +20,19 @@ use model::Model;
 use proptest::prelude::*;
 use std::sync::Arc;
 
+/// The one keyspace.
 pub const KS: &str = "KS";
-/// (name, comparator, subcomparator)
+/// The column families as (name, comparator, subcomparator): two Standard, two Super.
 pub const CFS: [(&str, Comparator, Option<Comparator>); 4] = [
     ("Std", Comparator::Bytes, None),
     ("StdLong", Comparator::Long, None),
     ("Sup", Comparator::Bytes, Some(Comparator::Bytes)),
     ("SupTime", Comparator::TimeUuid, Some(Comparator::Long)),
 ];
+/// The row keys operations pick from.
 pub const KEYS: [&str; 4] = ["k0", "k1", "b", "k10"];
 
+/// The schema of [`KS`] and [`CFS`].
 pub fn schema() -> Arc<Schema> {
     let cfs = CFS.iter().map(|(name, comparator, sub)| {
         let column_type = if sub.is_some() {
@@ -78,22 +84,38 @@ pub fn names(c: Comparator) -> Vec<Vec<u8>> {
     }
 }
 
+/// One step of a run; keys, CFs and super columns are indexes into [`KEYS`], [`CFS`] and
+/// [`names`].
 #[derive(Debug, Clone)]
 pub enum Op {
+    /// Apply one row mutation.
     Mutate {
+        /// The row.
         key: usize,
+        /// (column family, change) pairs, in order.
         changes: Vec<(usize, Change)>,
     },
+    /// Read one row, and count it.
     Slice {
+        /// The row.
         key: usize,
+        /// The column family.
         cf: usize,
+        /// The super column to read inside, on a Super CF.
         sc: Option<usize>,
+        /// What to read.
         predicate: Predicate,
     },
+    /// A range read.
     Range {
+        /// The column family.
         cf: usize,
+        /// (start, end, as tokens rather than keys); indexes into [`KEYS`], one past its end
+        /// meaning the empty key.
         bounds: (usize, usize, bool),
+        /// The row limit.
         count: usize,
+        /// What to read in each row.
         predicate: Predicate,
     },
 }
@@ -157,6 +179,7 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
+/// A fresh `Db` on the `"sled"` engine (with its temporary directory) or in memory.
 pub fn open(
     engine: &str,
     partitioner: Partitioner,
@@ -183,10 +206,10 @@ pub fn open(
     (Db::open(engine, schema(), options).unwrap(), dir)
 }
 
-/// Runs `ops` on a fresh database and the model, failing at the first disagreement.
 /// Row chunk sizes to run with: the default, and one so small that rows split constantly.
 pub const CHUNK_SIZES: [usize; 2] = [ilion::storage::MAX_CHUNK_BYTES, 40];
 
+/// Runs `ops` on a fresh database and the model, failing at the first disagreement.
 pub fn check(
     engine: &str,
     partitioner: Partitioner,
@@ -283,7 +306,8 @@ pub fn check(
     Ok(())
 }
 
-/// Keys of the rows of `cf` inside `bounds`, in ring order from the start (spec §10.5).
+/// Keys of the rows of `cf` inside `bounds`, in ring order from the start
+/// (`docs/api.md#key-ranges`).
 fn model_range(model: &Model, p: Partitioner, cf: &str, bounds: &RowBounds) -> Vec<String> {
     let mut rows: Vec<String> = model
         .rows

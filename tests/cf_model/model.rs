@@ -1,7 +1,7 @@
-//! A deliberately naive model of Cassandra 0.6 column-family semantics (spec §7–§8): every
-//! column keeps its reconciled winner, tombstones are plain maxima, and visibility is decided
-//! at read time. The real `cf` applies tombstones at write time; the randomised test checks
-//! that the two agree.
+//! A deliberately naive model of Cassandra 0.6 column-family semantics
+//! (`docs/api.md#data-model`, `#reads`): every column keeps its reconciled winner, tombstones
+//! are plain maxima, and visibility is decided at read time. The real `cf` applies tombstones
+//! at write time; the randomised test checks that the two agree.
 
 use ilion::comparator::Comparator;
 use ilion::model::{Cell, Change, Column, ColumnOrSuper, Predicate, SliceRange, SuperColumn};
@@ -121,7 +121,7 @@ impl ModelRow {
         })
     }
 
-    /// get_slice as spec §8 describes it.
+    /// get_slice as `docs/api.md#reads` describes it.
     pub fn slice(
         &self,
         cmp: Comparator,

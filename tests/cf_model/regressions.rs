@@ -46,8 +46,9 @@ fn full_slice(cf: usize, reversed: bool) -> Op {
     }
 }
 
-/// Postmortem: a row delete hid only *older* inserts (`ts < deleted_at`), so an insert at
-/// the delete's own timestamp reappeared. Spec §7.4: a tombstone hides timestamps ≤ its own.
+/// Postmortem: a row delete hid only *older* inserts (`ts < deleted_at`), so an insert at the
+/// delete's own timestamp reappeared. `docs/api.md#tombstones`: a deletion hides timestamps ≤
+/// its own.
 #[test]
 fn insert_at_the_row_delete_timestamp_stays_hidden() {
     let ops = [
@@ -64,8 +65,8 @@ fn insert_at_the_row_delete_timestamp_stays_hidden() {
     both_engines(&ops);
 }
 
-/// Postmortem: a reversed slice of a Super CF reversed the subcolumns inside each super
-/// column too. Spec §8.1: `reversed` orders the super columns only.
+/// Postmortem: a reversed slice of a Super CF reversed the subcolumns inside each super column
+/// too. `docs/api.md#result-shape`: `reversed` orders the super columns only.
 #[test]
 fn reversed_super_slice_keeps_subcolumns_ascending() {
     let sc = names(Comparator::Bytes)[0].clone();
@@ -82,8 +83,9 @@ fn reversed_super_slice_keeps_subcolumns_ascending() {
     both_engines(&ops);
 }
 
-/// Postmortem (guard): a super-column delete followed in the same batch by an insert into
-/// it at the same timestamp must leave the subcolumn hidden (§7.2 inside one RowMutation).
+/// Postmortem (guard): a super-column delete followed in the same batch by an insert into it at
+/// the same timestamp must leave the subcolumn hidden (`docs/api.md#reconcile` inside one
+/// RowMutation).
 #[test]
 fn super_delete_and_insert_in_one_batch_at_one_timestamp() {
     let sc = names(Comparator::Bytes)[1].clone();

@@ -1,7 +1,7 @@
-//! The login gate over real sockets (spec §12, E6): under SimpleAuthenticator the 11 data
-//! methods are refused before login — before any other check — and the describe family is
-//! not; a login is per connection, not tied to a keyspace, and ends with the connection;
-//! AllowAllAuthenticator needs no login at all. All four wire styles.
+//! The login gate over real sockets (`docs/api.md#auth`, `docs/compatibility.md#e6`): under
+//! SimpleAuthenticator the 11 data methods are refused before login — before any other check —
+//! and the describe family is not; a login is per connection, not tied to a keyspace, and ends
+//! with the connection; AllowAllAuthenticator needs no login at all. All four wire styles.
 
 use crate::cases::*;
 use crate::harness::{tag, Auth, Options, Server, KS, KS_RF3};

@@ -1,8 +1,9 @@
-//! Login outcomes over real sockets (spec §12, D9–D13, E5–E8) under SimpleAuthenticator:
-//! every failure text in PLAIN and MD5 modes (wrong password, unknown user, missing keys,
-//! users and keyspaces absent from access.properties, stored values that are not hex), the
-//! escaped user name, a later failed login keeping an earlier success, and the properties
-//! files read afresh on every login, down to their disappearance. All four wire styles.
+//! Login outcomes over real sockets (`docs/api.md#auth`; D9–D13, E5–E8 of
+//! `docs/compatibility.md`) under SimpleAuthenticator: every failure text in PLAIN and MD5
+//! modes (wrong password, unknown user, missing keys, users and keyspaces absent from
+//! access.properties, stored values that are not hex), the escaped user name, a later failed
+//! login keeping an earlier success, and the properties files read afresh on every login, down
+//! to their disappearance. All four wire styles.
 
 use crate::auth::login;
 use crate::cases::*;

@@ -1,9 +1,9 @@
-//! Connections (spec §1, E1–E3, §11): the test client really speaks the four wire styles
-//! (checked byte for byte against a fake listener, so the style loops elsewhere mean what
-//! they say); many connections in mixed styles are served at once, each keeping its own
-//! style; `<ThriftFramedTransport>` is accepted either way without changing what the port
-//! speaks; and a node bound to 0.0.0.0 advertises its ListenAddress in the ring and token
-//! map, an address clients can reach.
+//! Connections (`docs/api.md#wire`, `#describe`; E1–E3 of `docs/compatibility.md`): the test
+//! client really speaks the four wire styles (checked byte for byte against a fake listener, so
+//! the style loops elsewhere mean what they say); many connections in mixed styles are served
+//! at once, each keeping its own style; `<ThriftFramedTransport>` is accepted either way
+//! without changing what the port speaks; and a node bound to 0.0.0.0 advertises its
+//! ListenAddress in the ring and token map, an address clients can reach.
 
 use crate::cases::ONE;
 use crate::harness::{tag, Options, Server, KS};

@@ -1,9 +1,10 @@
-//! Consistency levels on one node over real sockets (spec §6, D6): ZERO and ANY reads are
-//! refused with 0.6's texts, QUORUM/DCQUORUM/DCQUORUMSYNC/ALL reads are UnavailableException
-//! on the ReplicationFactor 3 keyspace and fine on RF 1, range reads take ANY like ONE and
-//! refuse ZERO (D6), and every write method succeeds — and is applied — at every level.
-//! A ConsistencyLevel number outside the enum is a PROTOCOL_ERROR where the field is
-//! required, and the D7 message for remove. All four wire styles.
+//! Consistency levels on one node over real sockets (`docs/api.md#consistency`,
+//! `docs/compatibility.md#d6`): ZERO and ANY reads are refused with 0.6's texts,
+//! QUORUM/DCQUORUM/DCQUORUMSYNC/ALL reads are UnavailableException on the ReplicationFactor 3
+//! keyspace and fine on RF 1, range reads take ANY like ONE and refuse ZERO (D6), and every
+//! write method succeeds — and is applied — at every level. A ConsistencyLevel number outside
+//! the enum is a PROTOCOL_ERROR where the field is required, and the D7 message for remove. All
+//! four wire styles.
 
 use crate::cases::*;
 use crate::harness::{tag, Options, Server, KS, KS_RF3};

@@ -1,8 +1,9 @@
-//! describe_* and the property getters over real sockets (spec §11): cluster name, version,
-//! keyspaces (system included), "config file", "token map"'s neighbours and unknown
-//! properties, and the describe_keyspace maps — every comparator's class name, Super
+//! describe_* and the property getters over real sockets (`docs/api.md#describe`): cluster
+//! name, version, keyspaces (system included), "config file", "token map"'s neighbours and
+//! unknown properties, and the describe_keyspace maps — every comparator's class name, Super
 //! subcomparators, comments and 0.6's generated descriptions, the system keyspace, and
-//! NotFoundException for an unknown keyspace (D8). All four wire styles.
+//! NotFoundException for an unknown keyspace (`docs/compatibility.md#d8`). All four wire
+//! styles.
 
 use crate::harness::{tag, Options, Server, CLUSTER, KS, KS_RF3};
 use crate::values::*;

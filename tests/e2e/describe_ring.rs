@@ -1,8 +1,8 @@
-//! The ring over real sockets (spec §11): describe_partitioner, describe_ring and the
-//! "token map" property under each partitioner, with the token in that partitioner's string
+//! The ring over real sockets (`docs/api.md#describe`): describe_partitioner, describe_ring and
+//! the "token map" property under each partitioner, with the token in that partitioner's string
 //! form and the endpoint clients reach; the refusal for system and unknown keyspaces; and
-//! describe_splits with and without data, wrapping, and the D5 INTERNAL_ERROR texts.
-//! All four wire styles.
+//! describe_splits with and without data, wrapping, and the D5 INTERNAL_ERROR texts
+//! (`docs/compatibility.md#d5`). All four wire styles.
 
 use crate::cases::ONE;
 use crate::harness::{tag, Options, Server, KS, KS_RF3};

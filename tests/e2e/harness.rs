@@ -45,7 +45,8 @@ pub struct Options {
     pub batch_sync: bool,
     /// `<ThriftAddress>`; clients of an unspecified address connect through 127.0.0.1.
     pub thrift_address: &'static str,
-    /// `<ThriftFramedTransport>`, which ilion validates but does not obey (spec E1).
+    /// `<ThriftFramedTransport>`, which ilion validates but does not obey
+    /// (`docs/compatibility.md#e1`).
     pub framed_transport: Option<bool>,
 }
 

@@ -1,7 +1,7 @@
-//! Spec §4 over real sockets: a request that is wrong in several ways gets the message of
-//! the check 0.6 made first — login, then paths, keys, predicates, key ranges, the D4 token
-//! parse, the D6 and D7 consistency checks — and a batch_mutate that fails anywhere applies
-//! nothing. All four wire styles.
+//! `docs/api.md#order` over real sockets: a request that is wrong in several ways gets the
+//! message of the check 0.6 made first — login, then paths, keys, predicates, key ranges, the
+//! D4 token parse, the D6 and D7 consistency checks (`docs/compatibility.md`) — and a
+//! batch_mutate that fails anywhere applies nothing. All four wire styles.
 
 use crate::cases::*;
 use crate::harness::{Options, Server, KS};

@@ -1,9 +1,10 @@
-//! get_range_slice and get_range_slices under the order-preserving partitioners (spec §8.6,
-//! §10.2, §10.3, §10.5) over real sockets: inclusive key ranges, start-exclusive token
-//! ranges, wrapping and full-ring token ranges, the empty end token, row counts, ghosts
-//! (rows without live or matching columns), Super CF parents, and the collated key order of
-//! CollatingOrderPreservingPartitioner with the spec's own examples. Data is written once
-//! per server; every range is then read in all four wire styles.
+//! get_range_slice and get_range_slices under the order-preserving partitioners
+//! (`docs/api.md#range-slices`, `#order-preserving-partitioner`, `#collating-partitioner`,
+//! `#key-ranges`) over real sockets: inclusive key ranges, start-exclusive token ranges,
+//! wrapping and full-ring token ranges, the empty end token, row counts, ghosts (rows without
+//! live or matching columns), Super CF parents, and the collated key order of
+//! CollatingOrderPreservingPartitioner with the documented examples. Data is written once per
+//! server; every range is then read in all four wire styles.
 
 use crate::cases::{range_keys, ONE};
 use crate::harness::{tag, Options, Server, KS};
@@ -182,13 +183,14 @@ fn order_preserving_ranges_tokens_and_ghosts() {
     }
 }
 
-/// The collation token of a one-letter lowercase key, from the spec's weight table.
+/// The collation token of a one-letter lowercase key: its primary weight from the ASCII weight
+/// table (`docs/api.md#collating-partitioner`), then secondary 1 and tertiary 1.
 fn letter_token(primary: &str) -> String {
     format!("{primary}0000000100000001")
 }
 
 #[test]
-fn collating_order_examples_from_the_spec() {
+fn collating_order_examples_from_the_docs() {
     let server = Server::start(Options::partitioner(Partitioner::CollatingOrderPreserving));
     let mut w = server.client(WireStyle::ALL[0]);
     let mut collated = Vec::new();

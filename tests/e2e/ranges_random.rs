@@ -1,5 +1,6 @@
-//! Range reads under RandomPartitioner (spec §8.6, §10.1, §10.5) over real sockets: rows in
-//! MD5 token order (checked against the spec's reference tokens and an independent
+//! Range reads under RandomPartitioner (`docs/api.md#range-slices`, `#random-partitioner`,
+//! `#key-ranges`) over real sockets: rows in MD5 token order (checked against the documented
+//! reference tokens and an independent
 //! |signed MD5| computation), key and token ranges, wrapping, the minimum token `-1` as the
 //! end of the ring, and the paging idiom (next start_key = last key seen, end_key "") under
 //! both RandomPartitioner and OrderPreservingPartitioner, in all four wire styles.

@@ -1,8 +1,8 @@
-//! Read methods over real sockets (spec §8, §9): get_slice, get_count, get and multiget on
-//! Standard column families of each of the six comparators — comparator order, reversed
-//! slices, inclusive bounds, counts, names predicates in comparator order — and the shapes
-//! of missing data (NotFound, empty COSC per multiget key) for Standard and Super CFs.
-//! Data is written once; every assertion is then made in all four wire styles.
+//! Read methods over real sockets (`docs/api.md#reads`, `#comparators`): get_slice, get_count,
+//! get and multiget on Standard column families of each of the six comparators — comparator
+//! order, reversed slices, inclusive bounds, counts, names predicates in comparator order — and
+//! the shapes of missing data (NotFound, empty COSC per multiget key) for Standard and Super
+//! CFs. Data is written once; every assertion is then made in all four wire styles.
 
 use crate::cases::ONE;
 use crate::harness::{tag, Options, Server, KS};

@@ -1,8 +1,9 @@
-//! Super column families and multi-row reads over real sockets (spec §8.1, §8.3, §8.5):
-//! top-level slices of super columns with their subcolumns in subcomparator order, reversed
-//! slices, slices inside a super column, counts that skip tombstones and deleted or empty
-//! super columns, multiget_slice with an entry per key, and get_slice of a missing row.
-//! Data is written once; every assertion is then made in all four wire styles.
+//! Super column families and multi-row reads over real sockets (`docs/api.md#result-shape`,
+//! `#slice-range`, `#multiget-and-counts`): top-level slices of super columns with their
+//! subcolumns in subcomparator order, reversed slices, slices inside a super column, counts
+//! that skip tombstones and deleted or empty super columns, multiget_slice with an entry per
+//! key, and get_slice of a missing row. Data is written once; every assertion is then made in
+//! all four wire styles.
 
 use crate::cases::ONE;
 use crate::harness::{tag, Options, Server, KS};

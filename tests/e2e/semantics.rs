@@ -1,8 +1,9 @@
-//! The finer points of spec §7.4, §8.3, §8.6, §10.2 and §10.4 over real sockets: what super
-//! column and row tombstones hide and how they interact with counts, reconciliation inside
-//! one batch, ghost rows for a missing super column, rows whose keys share a collation token
-//! under CollatingOrderPreservingPartitioner, OrderPreservingPartitioner's UTF-16 key
-//! order, and 0.6's truncated `toString` of a long super column name in an error text.
+//! The finer points of `docs/api.md` (`#tombstones`, `#slice-range`, `#range-ghosts`,
+//! `#order-preserving-partitioner`, `#key-order`) over real sockets: what super column and row
+//! tombstones hide and how they interact with counts, reconciliation inside one batch, ghost
+//! rows for a missing super column, rows whose keys share a collation token under
+//! CollatingOrderPreservingPartitioner, OrderPreservingPartitioner's UTF-16 key order, and
+//! 0.6's truncated `toString` of a long super column name in an error text.
 
 use crate::cases::{range_keys, ONE};
 use crate::harness::{tag, Options, Server, KS};

@@ -1,7 +1,8 @@
-//! Spec §5.7 over real sockets: the KeyRange checks under each of the three partitioners —
-//! which pair is set, key order in each partitioner (MD5 order, byte order, collation),
-//! positive counts, and the D4 texts for token strings a partitioner cannot parse — for
-//! get_range_slice and get_range_slices in all four wire styles.
+//! `docs/api.md#key-range-checks` over real sockets: the KeyRange checks under each of the
+//! three partitioners — which pair is set, key order in each partitioner (MD5 order, byte
+//! order, collation), positive counts, and the D4 texts (`docs/compatibility.md#d4`) for token
+//! strings a partitioner cannot parse — for get_range_slice and get_range_slices in all four
+//! wire styles.
 
 use crate::cases::*;
 use crate::harness::{Options, Server, KS};

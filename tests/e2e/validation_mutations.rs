@@ -1,6 +1,7 @@
-//! Spec §5.8 over real sockets: ColumnOrSuperColumn and Mutation checks for batch_insert
-//! and batch_mutate, Deletion checks (predicates, super columns on Standard CFs with 0.6's
-//! Java `toString` of the Deletion), and the D1 and D3 decisions, in all four wire styles.
+//! `docs/api.md#mutations` over real sockets: ColumnOrSuperColumn and Mutation checks for
+//! batch_insert and batch_mutate, Deletion checks (predicates, super columns on Standard CFs
+//! with 0.6's Java `toString` of the Deletion), and the D1 and D3 decisions
+//! (`docs/compatibility.md#d1`, `#d3`), in all four wire styles.
 
 use crate::cases::*;
 use crate::harness::{Options, Server, KS};

@@ -1,6 +1,6 @@
-//! Spec §5.6 and §9 over real sockets: the name checks (length limits, emptiness, super
-//! column names on Standard CFs) and each of the six comparators' validation — the message
-//! for a bad name, acceptance of a good one — for column names, super column names,
+//! `docs/api.md#names` and `#comparators` over real sockets: the name checks (length limits,
+//! emptiness, super column names on Standard CFs) and each of the six comparators' validation —
+//! the message for a bad name, acceptance of a good one — for column names, super column names,
 //! subcolumn names, `column_names` predicates and slice bounds, in all four wire styles.
 
 use crate::cases::*;

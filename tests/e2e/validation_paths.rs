@@ -1,6 +1,6 @@
-//! Spec §5.1–§5.6 over real sockets: every InvalidRequestException text about keys,
-//! keyspaces, column families, column paths and parents, remove paths and column names
-//! (including each comparator's validation message), with a request that triggers it, and
+//! `docs/api.md#validation` (4.1–4.6) over real sockets: every InvalidRequestException text
+//! about keys, keyspaces, column families, column paths and parents, remove paths and column
+//! names (including each comparator's validation message), with a request that triggers it, and
 //! the neighbouring requests that must pass — each table played in all four wire styles.
 
 use crate::cases::*;

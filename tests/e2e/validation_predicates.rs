@@ -1,7 +1,7 @@
-//! Spec §5.7 over real sockets: SlicePredicate and SliceRange checks — names or range but
-//! not both nor neither, bounds under each comparator, negative counts, and traversal order
-//! (comparator order, reversed, LongType and UUID orders, subcomparators) — for get_slice,
-//! multiget_slice, get_range_slice and get_range_slices in all four wire styles.
+//! `docs/api.md#predicates` over real sockets: SlicePredicate and SliceRange checks — names or
+//! range but not both nor neither, bounds under each comparator, negative counts, and traversal
+//! order (comparator order, reversed, LongType and UUID orders, subcomparators) — for
+//! get_slice, multiget_slice, get_range_slice and get_range_slices in all four wire styles.
 
 use crate::cases::*;
 use crate::harness::{Options, Server, KS};

@@ -11,14 +11,14 @@ use std::collections::BTreeMap;
 
 pub use crate::support::outcome::{internal, ire, outcome, Outcome};
 
-/// AuthenticationException for a bad password or unknown user (spec §12, D11, E7).
+/// AuthenticationException for a bad password or unknown user (`docs/api.md#auth`, D11, E7).
 pub fn bad_login(mode: &str, user: &str) -> Outcome {
     Outcome::Authentication(format!(
         "Given password in password mode {mode} could not be validated for user {user}"
     ))
 }
 
-/// AuthorizationException for a user without access to `ks` (spec §12, D12, E8).
+/// AuthorizationException for a user without access to `ks` (`docs/api.md#auth`, D12, E8).
 pub fn not_authorized(user: &str, ks: &str) -> Outcome {
     Outcome::Authorization(format!(
         "User {user} could not be authorized to use keyspace {ks}"

@@ -1,8 +1,9 @@
-//! The protocol below the generated client (spec §1, E1–E3), with hand-made bytes on plain
-//! TCP connections in each of the four wire styles: replies are byte-exact, always carry the
-//! versioned header and are framed exactly when the request was; an unknown method gets
-//! TApplicationException UNKNOWN_METHOD and the connection stays usable; the message type is
-//! not checked; a burst of pipelined requests in one write is answered in order.
+//! The protocol below the generated client (`docs/api.md#wire`; E1–E3 of
+//! `docs/compatibility.md`), with hand-made bytes on plain TCP connections in each of the four
+//! wire styles: replies are byte-exact, always carry the versioned header and are framed
+//! exactly when the request was; an unknown method gets TApplicationException UNKNOWN_METHOD
+//! and the connection stays usable; the message type is not checked; a burst of pipelined
+//! requests in one write is answered in order.
 
 use crate::cases::ONE;
 use crate::harness::{tag, Options, Server, KS};

@@ -1,8 +1,8 @@
-//! Argument decoding as the 0.6 Java server did it (spec §1), with hand-encoded arguments
-//! in each wire style: a missing required object field (top-level or nested, or sent with the
-//! wrong wire type) is a PROTOCOL_ERROR naming the field and struct; absent required numbers
-//! and absent consistency levels take their defaults (SliceRange.count, KeyRange.count and
-//! row_count 100, reversed false, timestamps 0, level ONE); `string` arguments decode
+//! Argument decoding as the 0.6 Java server did it (`docs/api.md#wire`), with hand-encoded
+//! arguments in each wire style: a missing required object field (top-level or nested, or sent
+//! with the wrong wire type) is a PROTOCOL_ERROR naming the field and struct; absent required
+//! numbers and absent consistency levels take their defaults (SliceRange.count, KeyRange.count
+//! and row_count 100, reversed false, timestamps 0, level ONE); `string` arguments decode
 //! lossily, invalid UTF-8 becoming U+FFFD.
 
 use crate::cases::{mutation_map, range_keys, ONE};

@@ -1,8 +1,8 @@
-//! insert and remove over real sockets (spec §7.2–§7.4), each wire style on its own row
-//! keys, checked by reading back: a higher timestamp wins, equal timestamps go to the
-//! tombstone or else the greater value, a remove hides only what is not newer, row removes
-//! are per column family, and super column and subcolumn removes on a Super CF. The read-back
-//! helpers here are shared with `writes_batch`.
+//! insert and remove over real sockets (`docs/api.md#reconcile`, `#tombstones`), each wire
+//! style on its own row keys, checked by reading back: a higher timestamp wins, equal
+//! timestamps go to the tombstone or else the greater value, a remove hides only what is not
+//! newer, row removes are per column family, and super column and subcolumn removes on a Super
+//! CF. The read-back helpers here are shared with `writes_batch`.
 
 use crate::cases::ONE;
 use crate::harness::{tag, Options, Server, KS};

@@ -1,8 +1,9 @@
-//! batch_insert and batch_mutate over real sockets (spec §4, §7.5), each wire style on its
-//! own row keys: several rows and column families per call, every kind of Deletion (names
-//! under and without a super column, a super column, a whole row per CF), an insert and a
-//! delete at one timestamp in one batch, a batch that fails validation anywhere applying
-//! nothing, and all write methods under CommitLogSync batch, where acks wait for a sync.
+//! batch_insert and batch_mutate over real sockets (`docs/api.md#order`,
+//! `#mutations-to-changes`), each wire style on its own row keys: several rows and column
+//! families per call, every kind of Deletion (names under and without a super column, a super
+//! column, a whole row per CF), an insert and a delete at one timestamp in one batch, a batch
+//! that fails validation anywhere applying nothing, and all write methods under CommitLogSync
+//! batch, where acks wait for a sync.
 
 use crate::cases::{mutation_map, ONE};
 use crate::harness::{tag, Options, Server, KS};

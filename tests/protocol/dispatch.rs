@@ -314,7 +314,8 @@ fn unknown_consistency_levels() {
             None => m.stop().done(),
         }
     };
-    // remove's level is not required: the service sees the number (spec D7) or ONE
+    // remove's level is not required: the service sees the number (docs/compatibility.md#d7) or
+    // ONE
     run(&h, &remove(Some(42)));
     assert!(
         h.last().ends_with("9, ConsistencyLevel(42))"),

@@ -3,6 +3,9 @@
 //! panic, and the stress tool's hand-encoded calls against the generated server code. `util`
 //! is the hand encoder and the recording handler they share.
 
+// Test code: a failed unwrap is a failed test, and the helpers outside #[test] fns count too.
+#![allow(clippy::unwrap_used)]
+
 mod util;
 
 mod codec;

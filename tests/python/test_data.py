@@ -1,4 +1,5 @@
-"""Reads and writes through the generated Python bindings (spec §7-§8, §10.5)."""
+"""Reads and writes through the generated Python bindings (docs/api.md#data-model,
+#reads, #key-ranges)."""
 
 import struct
 import uuid

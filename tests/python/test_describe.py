@@ -1,4 +1,4 @@
-"""describe_* and the string properties (spec §11)."""
+"""describe_* and the string properties (docs/api.md#describe)."""
 
 import json
 

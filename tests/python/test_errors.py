@@ -1,5 +1,5 @@
-"""Declared exceptions through the bindings: validation (spec §5), consistency levels (§6),
-unknown methods (§1) and SimpleAuthenticator login (§12)."""
+"""Declared exceptions through the bindings: validation (docs/api.md#validation),
+consistency levels (#consistency), unknown methods (#wire) and SimpleAuthenticator login (#auth)."""
 
 import struct
 

@@ -1,6 +1,7 @@
-//! Durability through the wire, against the real binary (issue #3): a clean SIGTERM keeps
-//! everything and restarts to identical reads; `kill -9` while several clients write in batch
-//! mode loses no acknowledged write, and every batch_mutate row is all-or-nothing.
+//! Durability through the wire, against the real binary (`docs/durability.md#tests`): a clean
+//! SIGTERM keeps everything and restarts to identical reads; `kill -9` while several clients
+//! write in batch mode loses no acknowledged write, and every batch_mutate row is
+//! all-or-nothing.
 
 use crate::support::process::ServerProcess;
 use ilion::client::{Client, TCassandraSyncClient, WireStyle};

@@ -1,7 +1,8 @@
-//! Hostile input against the real binary (issue #3): garbage, HTTP and TLS clients, huge
-//! frame, string and list lengths, negative sizes, million-deep nesting in a skipped field and
-//! truncated messages each close only their own connection, while a well-behaved client keeps
-//! working and the server's resident memory does not follow what length fields claim.
+//! Hostile input against the real binary (`docs/compatibility.md#e4`): garbage, HTTP and TLS
+//! clients, huge frame, string and list lengths, negative sizes, million-deep nesting in a
+//! skipped field and truncated messages each close only their own connection, while a
+//! well-behaved client keeps working and the server's resident memory does not follow what
+//! length fields claim.
 
 use crate::support::process::ServerProcess;
 use ilion::client::{Client, TCassandraSyncClient, WireStyle};

@@ -1,6 +1,6 @@
-//! Server behaviour around connections (issue #3): the connection limit, the idle timeout,
-//! pipelined requests answered in order, and the binary's command line (help, config errors
-//! naming the element, exit codes).
+//! Server behaviour around connections (`docs/compatibility.md#e9`): the connection limit, the
+//! idle timeout, pipelined requests answered in order, and the binary's command line (help,
+//! config errors naming the element, exit codes).
 
 use ilion::client::{Client, TCassandraSyncClient, WireStyle};
 use std::io::{ErrorKind, Read, Write};

@@ -2,6 +2,9 @@
 //! its connection limits and through kill -9 and restarts (durability on the wire), and
 //! `ilion stress` against a real node and against the no-op floor server.
 
+// Test code: a failed unwrap is a failed test, and the helpers outside #[test] fns count too.
+#![allow(clippy::unwrap_used)]
+
 #[path = "../support/mod.rs"]
 mod support;
 

@@ -41,7 +41,8 @@ def key():
 
 
 def rp_token(key):
-    """RandomPartitioner's token: |MD5 as a signed big-endian integer| (spec §10.1)."""
+    """RandomPartitioner's token: |MD5 as a signed big-endian integer|
+    (docs/api.md#random-partitioner)."""
     return abs(int.from_bytes(hashlib.md5(key.encode()).digest(), "big", signed=True))
 
 
@@ -255,7 +256,7 @@ def test_get_range_skips_deleted_rows_unless_asked(ks):
     seen = {k for k, _ in cf.get_range(page_size=7)}
     assert keys[1] in seen and keys[0] not in seen
     ghosts = {k: cols for k, cols in cf.get_range(page_size=7, include_empty=True)}
-    assert ghosts[keys[0]] == []  # a range ghost (spec §8.6)
+    assert ghosts[keys[0]] == []  # a range ghost (docs/api.md#range-ghosts)
 
 
 def test_timeuuid_helpers_select_by_time(ks, key):

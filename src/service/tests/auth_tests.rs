@@ -1,4 +1,5 @@
-//! Spec §12: which calls need a login under SimpleAuthenticator, and the login flag's life.
+//! `docs/api.md#auth`: which calls need a login under SimpleAuthenticator, and the login flag's
+//! life.
 
 use super::*;
 use crate::protocol::AuthenticationRequest;

@@ -1,5 +1,5 @@
-//! Spec §6 on one node: which consistency levels each kind of call accepts, for a keyspace
-//! with ReplicationFactor 1 and one with 2.
+//! `docs/api.md#consistency` on one node: which consistency levels each kind of call accepts,
+//! for a keyspace with ReplicationFactor 1 and one with 2.
 
 use super::*;
 

@@ -1,4 +1,5 @@
-//! Spec §11: describe_* and the property getters, and D5 and D8.
+//! `docs/api.md#describe`: describe_* and the property getters, and D5 and D8
+//! (`docs/compatibility.md#d5`, `#d8`).
 
 use super::*;
 use crate::partitioner::Partitioner;

@@ -1,8 +1,9 @@
 //! Tests of the API through the handler methods of a [`Session`], in-process: tables of bad
-//! requests for every §5 message and the §4 order of checks, consistency levels (§6),
-//! describe output (§11), login gating (§12), the D1–D8 decisions, read and write semantics
-//! spot checks, reply gates, and a few calls over the Thrift encoding to check the errors
-//! table against the generated result structs.
+//! requests for every validation message and the order of checks, consistency levels, describe
+//! output, login gating (`docs/api.md` sections 3–5, 11, 12), the D1–D8 decisions
+//! (`docs/compatibility.md`), read and write semantics spot checks, reply gates, and a few
+//! calls over the Thrift encoding to check the errors table against the generated result
+//! structs.
 
 pub(crate) mod fixture;
 

@@ -1,5 +1,6 @@
-//! The InvalidRequestException texts of spec §5.8: mutations, ColumnOrSuperColumns and
-//! deletions of batch_mutate and batch_insert, and Java's rendering of a Deletion.
+//! The InvalidRequestException texts of `docs/api.md#mutations`: mutations,
+//! ColumnOrSuperColumns and deletions of batch_mutate and batch_insert, and Java's rendering of
+//! a Deletion.
 
 use super::*;
 use crate::protocol::Deletion;

@@ -1,4 +1,5 @@
-//! Spec §4: which message a request that is wrong in two ways gets — the earlier check's.
+//! `docs/api.md#order`: which message a request that is wrong in two ways gets — the earlier
+//! check's.
 
 use super::*;
 use crate::partitioner::Partitioner;

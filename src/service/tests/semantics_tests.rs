@@ -1,5 +1,5 @@
-//! Spot checks of read and write semantics through the API (spec §7.5, §8); `cf` has the
-//! thorough tests, these check the conversions around it.
+//! Spot checks of read and write semantics through the API (`docs/api.md#mutations-to-changes`,
+//! `#reads`); `cf` has the thorough tests, these check the conversions around it.
 
 use super::*;
 use crate::partitioner::Partitioner;

@@ -1,5 +1,6 @@
-//! The InvalidRequestException texts of spec §5.1–§5.7, each with a request that triggers
-//! it (mutations and deletions, §5.8, are in `mutation_validation_tests`).
+//! The InvalidRequestException texts of `docs/api.md#validation` (4.1–4.8), each with a request
+//! that triggers it (mutations and deletions, `#mutations`, are in
+//! `mutation_validation_tests`).
 
 use super::*;
 use crate::partitioner::Partitioner;

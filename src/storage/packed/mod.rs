@@ -40,7 +40,9 @@ pub const MAX_CHUNK_BYTES: usize = 4096;
 /// chunk size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Packing {
+    /// Says where a key's row part ends.
     pub partitioner: Partitioner,
+    /// The size above which a chunk is split, in bytes.
     pub max_chunk: usize,
 }
 

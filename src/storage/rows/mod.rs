@@ -39,8 +39,11 @@ impl EncodedRow {
 /// traversal order (so `start` is the greater name when `reversed`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NameRange<'a> {
+    /// The first name in traversal order; empty for unbounded.
     pub start: &'a [u8],
+    /// The last name in traversal order; empty for unbounded.
     pub finish: &'a [u8],
+    /// Descending order.
     pub reversed: bool,
 }
 
@@ -78,11 +81,17 @@ impl<'a> From<&'a SliceRange> for NameRange<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SuperEntry {
     /// A super column's own deletion marker.
-    Marker { super_column: Vec<u8> },
+    Marker {
+        /// The super column's name.
+        super_column: Vec<u8>,
+    },
     /// A subcolumn version (live or tombstone).
     Cell {
+        /// The super column's name.
         super_column: Vec<u8>,
+        /// The subcolumn's name.
         name: Vec<u8>,
+        /// The stored version.
         cell: Cell,
     },
 }
@@ -101,7 +110,9 @@ impl SuperEntry {
 /// A stored value: a column version or a deletion marker.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StoredValue {
+    /// A column or subcolumn version.
     Cell(Cell),
+    /// A row or super-column deletion marker.
     Marker(Marker),
 }
 
@@ -113,6 +124,7 @@ pub struct StoredEntry {
     pub row_key: String,
     /// What the entry is: a row or super-column marker, a column or a subcolumn.
     pub entry: Entry,
+    /// The decoded value.
     pub value: StoredValue,
     key: Vec<u8>,
     raw: Vec<u8>,

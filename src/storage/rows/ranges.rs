@@ -1,7 +1,7 @@
-//! Rows in ring order, for range reads and split points (spec §8.6, §10.5): the stretches
-//! of a column family's key space that key or token bounds cover ([`RowSpan`]s, two when a
-//! token range wraps around the ring), and the rows found in them. A row is found when it
-//! holds anything in the column family, even only tombstones.
+//! Rows in ring order, for range reads and split points (`docs/api.md#range-slices`,
+//! `#key-ranges`): the stretches of a column family's key space that key or token bounds cover
+//! ([`RowSpan`]s, two when a token range wraps around the ring), and the rows found in them. A
+//! row is found when it holds anything in the column family, even only tombstones.
 
 use super::{corrupt_key, EncodedRow};
 use crate::error::Result;
