@@ -4,6 +4,9 @@
 //! and the exit status; and one session on a terminal under tmux (prompt, history, tab
 //! completion). The column families cover every comparator, Standard and Super.
 
+// Test code: a failed unwrap is a failed test, and the helpers outside #[test] fns count too.
+#![allow(clippy::unwrap_used)]
+
 mod run;
 mod server;
 
