@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use ilion::config::Config;
+use ilion::migrate::cli::{ExportArgs, ImportArgs};
 use ilion::node::Node;
 use ilion::tools::stress::StressArgs;
 use std::path::{Path, PathBuf};
@@ -43,6 +44,10 @@ enum Command {
     },
     /// Load a Cassandra 0.6-API server, as 0.6's stress.py did (or --serve-noop: the floor)
     Stress(StressArgs),
+    /// Write a column family as 0.6's sstable2json JSON (offline, or from a server)
+    Export(ExportArgs),
+    /// Read sstable2json JSON into a column family, or a Cassandra 0.6 keyspace directory
+    Import(ImportArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +57,8 @@ fn main() -> ExitCode {
         None => serve(cli.config.as_deref()),
         Some(Command::Serve { config }) => serve(config.as_deref().or(cli.config.as_deref())),
         Some(Command::Stress(args)) => ilion::tools::stress::run(args),
+        Some(Command::Export(args)) => ilion::migrate::cli::export(args),
+        Some(Command::Import(args)) => ilion::migrate::cli::import(args),
     }
 }
 
