@@ -44,7 +44,7 @@ fn versions(config: &Config, cf: &str) -> BTreeMap<String, Vec<Row>> {
 
 #[test]
 fn sstable2json_text_imports_as_the_sstables_without_their_row_tombstones() {
-    let store = Store::new();
+    let store = Store::fresh();
     let config = Config::load(&store.config).unwrap();
     let tables = sstable06::list(&keyspace_dir()).unwrap();
     for cf in CFS {
@@ -110,7 +110,7 @@ fn users_import_fails(store: &Store, text: &str, via_stdin: bool) -> String {
 
 #[test]
 fn bad_input_is_refused_before_anything_is_written() {
-    let store = Store::new();
+    let store = Store::fresh();
     let good = r#""a": [["6e", "76", 1, false]]"#;
     for via_stdin in [false, true] {
         let e = users_import_fails(

@@ -52,7 +52,7 @@ pub struct Store {
 }
 
 impl Store {
-    pub fn new() -> Store {
+    pub fn fresh() -> Store {
         Self::with_config(|text| text)
     }
 

@@ -5,7 +5,7 @@ use super::*;
 
 /// A store holding the fixture, imported from the 0.6 SSTables.
 fn imported() -> Store {
-    let store = Store::new();
+    let store = Store::fresh();
     let dir = keyspace_dir();
     ilion_ok(
         &[
@@ -23,7 +23,7 @@ fn imported() -> Store {
 #[test]
 fn offline_export_then_import_reads_the_same() {
     let a = imported();
-    let b = Store::new();
+    let b = Store::fresh();
     for cf in CFS {
         let file = a.dir.path().join(format!("{cf}.json"));
         let file = file.to_str().unwrap();
@@ -50,7 +50,7 @@ fn offline_export_then_import_reads_the_same() {
 #[test]
 fn export_over_thrift_into_import_over_thrift_reads_the_same() {
     let a = imported();
-    let b = Store::new();
+    let b = Store::fresh();
     let source = a.serve();
     // Offline work on a directory a server holds is refused, with a hint.
     let e = ilion_fails(

@@ -9,7 +9,7 @@ use ilion::migrate::shape::CfShape;
 use ilion::migrate::sstable06::{self, DataFile};
 
 fn config() -> (Store, Config) {
-    let store = Store::new();
+    let store = Store::fresh();
     let config = Config::load(&store.config).unwrap();
     (store, config)
 }
@@ -40,7 +40,7 @@ fn sstable2json_output_is_reproduced_byte_for_byte() {
 
 #[test]
 fn from_cassandra06_reads_back_what_cassandra_read() {
-    let store = Store::new();
+    let store = Store::fresh();
     let out = ilion(
         &[
             "import",
@@ -125,7 +125,7 @@ fn a_damaged_sstable_is_refused_with_its_name_and_offset() {
     let victim = dir.join("Users-2-Data.db");
     let bytes = std::fs::read(&victim).unwrap();
     std::fs::write(&victim, &bytes[..bytes.len() - 100]).unwrap();
-    let store = Store::new();
+    let store = Store::fresh();
     let e = refused(&store, &dir);
     assert!(e.contains("Users-2-Data.db at byte"), "{e}");
 }
@@ -158,7 +158,7 @@ fn a_keyspace_the_configuration_lacks_is_refused() {
     let copy = tempfile::tempdir().unwrap();
     let dir = copy.path().join("Other");
     std::fs::create_dir(&dir).unwrap();
-    let store = Store::new();
+    let store = Store::fresh();
     let e = refused(&store, &dir);
     assert!(e.contains("keyspace Other"), "{e}");
 }
