@@ -11,7 +11,7 @@ use super::row::{Column, Row, RowBody, SuperColumn};
 use super::shape::CfShape;
 use super::{RowSink, RowSource};
 use crate::cf::Db;
-use crate::config::Config;
+use crate::config::{Config, Schema};
 use crate::error::{Error, Result};
 use crate::model::{self, Change, ColumnOrSuper, ColumnParent, KeyRange, Predicate, RowBounds};
 use std::collections::VecDeque;
@@ -32,9 +32,9 @@ pub fn open(config: &Config) -> Result<Arc<Db>> {
     })
 }
 
-/// The shape of `keyspace.cf` in the store's schema, or the error 0.6 would give.
-pub fn shape(db: &Db, keyspace: &str, cf: &str) -> Result<CfShape> {
-    let ks = db.schema().keyspace(keyspace).ok_or_else(|| {
+/// The shape of `keyspace.cf` in `schema`, or the error 0.6 would give.
+pub fn shape(schema: &Schema, keyspace: &str, cf: &str) -> Result<CfShape> {
+    let ks = schema.keyspace(keyspace).ok_or_else(|| {
         Error::invalid(format!(
             "Keyspace {keyspace} does not exist in this schema."
         ))
@@ -59,7 +59,7 @@ pub struct OfflineCf {
 
 impl OfflineCf {
     pub fn new(db: Arc<Db>, keyspace: &str, cf: &str) -> Result<OfflineCf> {
-        shape(&db, keyspace, cf)?;
+        shape(db.schema(), keyspace, cf)?;
         Ok(OfflineCf {
             db,
             keyspace: keyspace.to_string(),

@@ -34,6 +34,9 @@ pub struct Place {
 
 /// `ilion export`.
 #[derive(Args, Debug, Clone)]
+#[command(
+    override_usage = "ilion export [--config PATH | --host H --port P] KEYSPACE CF [-k KEY]... [-x KEY]... [-o FILE]"
+)]
 pub struct ExportArgs {
     #[command(flatten)]
     pub place: Place,
@@ -54,6 +57,10 @@ pub struct ExportArgs {
 
 /// `ilion import`.
 #[derive(Args, Debug, Clone)]
+#[command(
+    override_usage = "ilion import [--config PATH | --host H --port P] KEYSPACE CF FILE\n       \
+                            ilion import --config PATH --from-cassandra06 KEYSPACE_DIR"
+)]
 pub struct ImportArgs {
     #[command(flatten)]
     pub place: Place,
@@ -76,7 +83,8 @@ fn load_config(path: Option<&Path>) -> Result<Config> {
 /// The error text for a user: the `why` of a refused request without its kind.
 fn message(e: &Error) -> String {
     match e {
-        Error::InvalidRequest(why) => why.clone(),
+        // Migration errors already name the file, CF and row at fault.
+        Error::InvalidRequest(why) | Error::Corrupt(why) => why.clone(),
         other => other.to_string(),
     }
 }
@@ -160,16 +168,12 @@ pub fn import(args: ImportArgs) -> ExitCode {
         return ExitCode::from(2);
     };
     let outcome = if is_remote(&args.place) {
-        remote(&args.place, keyspace, cf).and_then(|mut sink| {
+        remote(&args.place, keyspace, cf).and_then(|sink| {
             let shape = sink.shape();
-            import::json(file, shape, &mut sink)
+            import::json(file, shape, || Ok(sink))
         })
     } else {
-        offline(args.place.config.as_deref(), |db| {
-            let shape = apply::shape(&db, keyspace, cf)?;
-            let mut sink = OfflineCf::new(db, keyspace, cf)?;
-            import::json(file, shape, &mut sink)
-        })
+        import_offline(args.place.config.as_deref(), keyspace, cf, file)
     };
     match outcome {
         Ok(summary) => {
@@ -180,7 +184,24 @@ pub fn import(args: ImportArgs) -> ExitCode {
     }
 }
 
-/// `--from-cassandra06`: plan, check everything, then write; one summary line per CF.
+/// An offline JSON import: the store is opened only once the whole input has been checked.
+fn import_offline(config: Option<&Path>, keyspace: &str, cf: &str, file: &str) -> Result<String> {
+    let config = load_config(config)?;
+    let shape = apply::shape(&config.schema, keyspace, cf)?;
+    let mut opened = None;
+    let outcome = import::json(file, shape, || {
+        let db = apply::open(&config)?;
+        opened = Some(db.clone());
+        OfflineCf::new(db, keyspace, cf)
+    });
+    let closed = opened.map_or(Ok(()), |db| db.close());
+    let summary = outcome?;
+    closed?;
+    Ok(summary)
+}
+
+/// `--from-cassandra06`: plan, check everything, then open the store and write; one summary
+/// line per CF.
 fn from_cassandra06(config_path: Option<&Path>, dir: &Path) -> Result<Vec<String>> {
     let config = load_config(config_path)?;
     let (keyspace, cfs, skipped) = import::plan_cassandra06(&config, dir)?;
@@ -189,14 +210,12 @@ fn from_cassandra06(config_path: Option<&Path>, dir: &Path) -> Result<Vec<String
             "ilion import: skipping column family {cf}: not defined in keyspace {keyspace} of the configuration"
         );
     }
+    import::check_cassandra06(&cfs, &config)?;
     let db = apply::open(&config)?;
-    let outcome = (|| {
-        import::check_cassandra06(&cfs, &config)?;
-        let mut sink_for = |cf: &str| -> Result<Box<dyn RowSink>> {
-            Ok(Box::new(OfflineCf::new(db.clone(), &keyspace, cf)?))
-        };
-        import::write_cassandra06(&cfs, &config, &mut sink_for)
-    })();
+    let mut sink_for = |cf: &str| -> Result<Box<dyn RowSink>> {
+        Ok(Box::new(OfflineCf::new(db.clone(), &keyspace, cf)?))
+    };
+    let outcome = import::write_cassandra06(&cfs, &config, &mut sink_for);
     let closed = db.close();
     let mut lines = outcome?;
     closed?;

@@ -50,9 +50,13 @@ fn check_json<R: Read>(
     Ok(totals)
 }
 
-/// Imports sstable2json text from `path` (`-` for stdin) into `sink`, checking all of it
-/// before writing any of it. Returns the summary line.
-pub fn json(path: &str, shape: CfShape, sink: &mut dyn RowSink) -> Result<String> {
+/// Imports sstable2json text from `path` (`-` for stdin) into the sink `open_sink` returns,
+/// checking all of the text before the sink is even opened. Returns the summary line.
+pub fn json<S: RowSink>(
+    path: &str,
+    shape: CfShape,
+    open_sink: impl FnOnce() -> Result<S>,
+) -> Result<String> {
     let open = |p: &str| File::open(p).map_err(|e| Error::Storage(format!("cannot open {p}: {e}")));
     let (mut input, size, source) = if path == "-" {
         let spool = tempfile::tempfile()
@@ -70,6 +74,7 @@ pub fn json(path: &str, shape: CfShape, sink: &mut dyn RowSink) -> Result<String
         (open(path)?, Some(size), path.to_string())
     };
     input.rewind()?;
+    let mut sink = open_sink()?;
     let mut rows = JsonRows::new(BufReader::with_capacity(1 << 16, input), &source, shape);
     let mut progress = Progress::new("importing", size);
     while let Some(row) = rows.next_row()? {

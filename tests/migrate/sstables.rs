@@ -101,7 +101,11 @@ fn a_cf_defined_with_another_type_or_comparator_is_refused() {
         )
     });
     let e = refused(&store, &keyspace_dir());
-    assert!(e.contains("Posts"), "{e}");
+    assert!(
+        e.contains("column family Posts")
+            && e.contains("is a Super row, but the configuration defines a Standard CF (UTF8Type)"),
+        "{e}"
+    );
 
     let store = Store::with_config(|t| {
         t.replace(
@@ -110,7 +114,11 @@ fn a_cf_defined_with_another_type_or_comparator_is_refused() {
         )
     });
     let e = refused(&store, &keyspace_dir());
-    assert!(e.contains("Users"), "{e}");
+    assert!(
+        e.contains("column family Users")
+            && e.contains("is a Standard row, but the configuration defines a Super CF"),
+        "{e}"
+    );
 }
 
 #[test]

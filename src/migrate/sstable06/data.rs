@@ -124,12 +124,30 @@ impl DataFile {
         let body = self.field(size, "the row body")?;
         let (key, order) =
             split_disk_key(self.partitioner, disk_key).map_err(|e| self.corrupt(offset, e))?;
-        let (deleted_at, body) = parse_body(&body, self.shape.is_super).map_err(|e| {
-            self.corrupt(
-                body_at + e.offset as u64,
-                format!("row {key:?}: {}", e.message),
-            )
-        })?;
+        let (deleted_at, body) = match parse_body(&body, self.shape.is_super) {
+            Ok(parsed) => parsed,
+            // The file does not say the CF's kind; when the other kind parses, say so.
+            Err(_) if parse_body(&body, !self.shape.is_super).is_ok() => {
+                return Err(self.corrupt(
+                    offset,
+                    format!(
+                        "row {key:?} is a {} row, but the configuration defines {}",
+                        if self.shape.is_super {
+                            "Standard"
+                        } else {
+                            "Super"
+                        },
+                        self.shape.describe()
+                    ),
+                ))
+            }
+            Err(e) => {
+                return Err(self.corrupt(
+                    body_at + e.offset as u64,
+                    format!("row {key:?}: {}", e.message),
+                ))
+            }
+        };
         let row = Row {
             key,
             deleted_at,
