@@ -9,6 +9,7 @@ mod support;
 mod json_import;
 mod roundtrip;
 mod sstables;
+mod synthetic;
 
 use ilion::client::{Client, TCassandraSyncClient, WireStyle};
 use ilion::comparator::hex;
@@ -132,7 +133,7 @@ pub fn ilion_fails(args: &[&str], stdin: Option<&[u8]>) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-fn client(server: &ServerProcess) -> Client {
+pub fn client(server: &ServerProcess) -> Client {
     let style = WireStyle {
         framed: false,
         strict: true,
