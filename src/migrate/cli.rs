@@ -203,6 +203,7 @@ fn import_offline(config: Option<&Path>, keyspace: &str, cf: &str, file: &str) -
 /// `--from-cassandra06`: plan, check everything, then open the store and write; one summary
 /// line per CF.
 fn from_cassandra06(config_path: Option<&Path>, dir: &Path) -> Result<Vec<String>> {
+    let started = std::time::Instant::now();
     let config = load_config(config_path)?;
     let (keyspace, cfs, skipped) = import::plan_cassandra06(&config, dir)?;
     for cf in &skipped {
@@ -210,7 +211,7 @@ fn from_cassandra06(config_path: Option<&Path>, dir: &Path) -> Result<Vec<String
             "ilion import: skipping column family {cf}: not defined in keyspace {keyspace} of the configuration"
         );
     }
-    import::check_cassandra06(&cfs, &config)?;
+    let checked = import::check_cassandra06(&cfs, &config)?;
     let db = apply::open(&config)?;
     let mut sink_for = |cf: &str| -> Result<Box<dyn RowSink>> {
         Ok(Box::new(OfflineCf::new(db.clone(), &keyspace, cf)?))
@@ -219,7 +220,13 @@ fn from_cassandra06(config_path: Option<&Path>, dir: &Path) -> Result<Vec<String
     let closed = db.close();
     let mut lines = outcome?;
     closed?;
-    if cfs.is_empty() {
+    if !cfs.is_empty() {
+        let secs = started.elapsed().as_secs_f64();
+        lines.push(format!(
+            "keyspace {keyspace}: {}",
+            super::progress::summary("imported", checked, secs)
+        ));
+    } else {
         lines.push(format!(
             "no SSTables of keyspace {keyspace} found in {}",
             dir.display()

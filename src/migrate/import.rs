@@ -57,6 +57,7 @@ pub fn json<S: RowSink>(
     shape: CfShape,
     open_sink: impl FnOnce() -> Result<S>,
 ) -> Result<String> {
+    let started = Instant::now();
     let open = |p: &str| File::open(p).map_err(|e| Error::Storage(format!("cannot open {p}: {e}")));
     let (mut input, size, source) = if path == "-" {
         let spool = tempfile::tempfile()
@@ -83,7 +84,10 @@ pub fn json<S: RowSink>(
         progress.row(&row, Some(at));
     }
     sink.finish()?;
-    Ok(progress.finish("imported"))
+    let totals = progress.totals;
+    progress.finish("imported");
+    // The time covers both passes: what the user waited for.
+    Ok(summary("imported", totals, started.elapsed().as_secs_f64()))
 }
 
 /// One column family of a 0.6 keyspace directory, ready to import.
