@@ -5,6 +5,7 @@
 
 use super::*;
 use ilion::partitioner::Partitioner;
+use ilion::protocol::ColumnPath;
 
 /// The keyspace definition that replaces the fixture's.
 const KEYSPACES: &str = r#"<Keyspaces>
@@ -215,6 +216,36 @@ fn every_partitioner_merges_three_sstables_as_0_6_did() {
         let mut client = client(&server);
         let s = read_cf(&mut client, "S");
         let p_rows = read_cf(&mut client, "P");
+        // The imported tombstones keep shadowing older writes: a row tombstone (a@10), a
+        // column tombstone (c/x@11), a super column tombstone (k/s1@1) and a subcolumn
+        // tombstone (k/s2/a@1). Each write below is older and must stay invisible.
+        let mut write = |key: &str, cf: &str, sc: Option<&str>, col: &str, ts: i64| {
+            let path = ColumnPath::new(
+                cf.to_string(),
+                sc.map(|s| s.as_bytes().to_vec()),
+                col.as_bytes().to_vec(),
+            );
+            client
+                .insert(
+                    KEYSPACE.into(),
+                    key.into(),
+                    path,
+                    b"late".to_vec(),
+                    ts,
+                    ConsistencyLevel::ONE,
+                )
+                .unwrap();
+        };
+        write("a", "S", None, "z", 9);
+        write("c", "S", None, "x", 11);
+        write("k", "P", Some("s1"), "q", 1);
+        write("k", "P", Some("s2"), "a", 1);
+        assert_eq!(read_cf(&mut client, "S"), s, "{p:?}: a tombstone was lost");
+        assert_eq!(
+            read_cf(&mut client, "P"),
+            p_rows,
+            "{p:?}: a tombstone was lost"
+        );
         server.stop("TERM");
         let want_s: BTreeMap<String, Value> = [
             ("a", json!([[h("y"), h("3"), 11]])),
