@@ -127,3 +127,34 @@ fn rows_left_with_nothing_are_empty() {
     assert!(!row.is_empty());
     assert_eq!(row.column_count(), 0);
 }
+
+fn arb_version() -> impl proptest::strategy::Strategy<Value = Row> {
+    use proptest::prelude::*;
+    let column = (0u8..4, 0u8..3, 0i64..5, any::<bool>()).prop_map(|(n, v, ts, deleted)| Column {
+        name: vec![b'a' + n],
+        value: vec![v],
+        timestamp: ts,
+        deleted,
+    });
+    (
+        proptest::option::of(0i64..5),
+        proptest::collection::vec(column, 0..4),
+    )
+        .prop_map(|(deleted_at, mut cols)| {
+            // One file holds each name at most once.
+            cols.sort_by(|a, b| a.name.cmp(&b.name));
+            cols.dedup_by(|a, b| a.name == b.name);
+            standard(deleted_at, cols)
+        })
+}
+
+proptest::proptest! {
+    /// 0.6's merge does not depend on which SSTable is read first.
+    #[test]
+    fn the_merge_is_independent_of_file_order(versions in proptest::collection::vec(arb_version(), 1..5)) {
+        let forward = merged_standard(versions.clone());
+        let mut reversed = versions;
+        reversed.reverse();
+        proptest::prop_assert_eq!(forward, merged_standard(reversed));
+    }
+}

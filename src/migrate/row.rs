@@ -17,15 +17,19 @@ pub struct Column {
 
 impl Column {
     /// Does `self` win over `other` (same name)? Higher timestamp wins; on a tie a tombstone
-    /// wins over a value, and between two values the greater value (unsigned bytes) wins.
+    /// wins over a value, and between two values (or two tombstones) the greater value
+    /// (unsigned bytes) wins.
     pub fn supersedes(&self, other: &Column) -> bool {
         match self.timestamp.cmp(&other.timestamp) {
             Ordering::Greater => true,
             Ordering::Less => false,
             Ordering::Equal => match (self.deleted, other.deleted) {
                 (true, false) => true,
-                (false, true) | (true, true) => false,
-                (false, false) => self.value > other.value,
+                (false, true) => false,
+                // Two values: the greater wins (0.6). Two tombstones differ at most in their
+                // deletion time, which nothing visible depends on; taking the greater too
+                // makes the merge independent of file order.
+                (false, false) | (true, true) => self.value > other.value,
             },
         }
     }

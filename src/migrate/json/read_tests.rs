@@ -87,3 +87,26 @@ fn errors_name_the_problem_and_line() {
     assert!(err(r#"{"a": [["6e", "", 1, false]]}"#, long).contains("not a valid LongType"));
     assert!(err(r#"{"s": {"78": {"subColumns": []}}}"#, SUPER).contains("no deletedAt"));
 }
+
+proptest::proptest! {
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200)) {
+        for shape in [STANDARD, SUPER] {
+            let mut reader = JsonRows::new(bytes.as_slice(), "t.json", shape);
+            while let Ok(Some(_)) = reader.next_row() {}
+        }
+    }
+
+    #[test]
+    fn mangled_valid_text_never_panics(cut in 0usize..120, flip in 0usize..120, byte in proptest::prelude::any::<u8>()) {
+        let text = br#"{"a": [["6e", "76", 1, false]], "s": { "78": {"deletedAt": 7, "subColumns": [["63", "", 8, true]]}}}"#;
+        let mut bytes = text[..cut.min(text.len())].to_vec();
+        if let Some(b) = bytes.get_mut(flip) {
+            *b = byte;
+        }
+        for shape in [STANDARD, SUPER] {
+            let mut reader = JsonRows::new(bytes.as_slice(), "t.json", shape);
+            while let Ok(Some(_)) = reader.next_row() {}
+        }
+    }
+}

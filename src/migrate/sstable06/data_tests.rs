@@ -167,3 +167,14 @@ fn names_in_the_wrong_comparator_order_are_refused() {
     let e = read_all(&file, long, Partitioner::OrderPreserving).unwrap_err();
     assert!(e.to_string().contains("not in LongType order"), "{e}");
 }
+
+proptest::proptest! {
+    #[test]
+    fn arbitrary_files_never_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300)) {
+        for shape in [STANDARD, SUPER] {
+            for p in Partitioner::ALL {
+                let _ = read_all(&bytes, shape, p);
+            }
+        }
+    }
+}
