@@ -1,8 +1,8 @@
 //! The command lines of `ilion export` and `ilion import`, and running them: choosing the
 //! offline store (`--config`, default `conf/storage-conf.xml`) or a server (`--host`/`--port`),
 //! then handing over to [`super::export`] / [`super::import`]. Summaries and errors go to
-//! stderr; the exit status is 0 on success, 1 on a failed run, 2 on a bad command line or
-//! configuration.
+//! stderr; the exit status is 0 on success, 1 on a failed run (configuration, input or
+//! store), 2 on a bad command line.
 
 use super::apply::{self, OfflineCf};
 use super::export::{self, Filter};
