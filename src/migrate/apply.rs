@@ -1,7 +1,7 @@
 //! The offline end of a migration: a column family of a stopped data directory, opened
 //! through the node's normal path (so a directory a running server holds is refused by the
 //! store's lock). This is the one file that turns migration rows into
-//! [`model::RowMutation`]s for [`cf::Db::apply`] — whose write-time reconciliation applies
+//! [`model::RowMutation`]s for [`Db::apply`] — whose write-time reconciliation applies
 //! 0.6's rules against what is already stored — and reads rows back through `cf::Db`.
 //!
 //! Tombstones written here get the import's clock as their local deletion time (`cf` sets
