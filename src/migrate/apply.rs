@@ -18,9 +18,12 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// Rows fetched per range read while exporting.
-const PAGE_ROWS: usize = 256;
-/// Columns (or super columns) fetched per row per read; wider rows are read in pieces.
-const PAGE_COLUMNS: usize = 1024;
+const PAGE_ROWS: usize = 100;
+/// Columns (or super columns) per row in a range read: a page holds at most
+/// `PAGE_ROWS × PAGE_COLUMNS` of them.
+const PAGE_COLUMNS: usize = 100;
+/// Columns per `get_slice` when a row is wider than `PAGE_COLUMNS`.
+const SLICE_COLUMNS: usize = 1000;
 
 /// Opens the configuration's store for offline work; a store in use is refused clearly.
 pub fn open(config: &Config) -> Result<Arc<Db>> {
@@ -82,10 +85,11 @@ impl OfflineCf {
         })
     }
 
-    /// Every visible entry of `key`, read `PAGE_COLUMNS` at a time after `first`.
+    /// `entries` (the first `PAGE_COLUMNS` of a row) completed with the rest of the row,
+    /// read `SLICE_COLUMNS` at a time.
     fn whole_row(&self, key: &str, mut entries: Vec<ColumnOrSuper>) -> Result<Vec<ColumnOrSuper>> {
-        let mut last_len = entries.len();
-        while last_len >= PAGE_COLUMNS {
+        let mut more_to_read = entries.len() >= PAGE_COLUMNS;
+        while more_to_read {
             let Some(last) = entries.last().map(|e| entry_name(e).to_vec()) else {
                 break;
             };
@@ -93,9 +97,9 @@ impl OfflineCf {
                 &self.keyspace,
                 key,
                 &self.parent,
-                &Self::slice(last, PAGE_COLUMNS + 1),
+                &Self::slice(last, SLICE_COLUMNS + 1),
             )?;
-            last_len = more.len().saturating_sub(1);
+            more_to_read = more.len() > SLICE_COLUMNS;
             entries.extend(more.into_iter().skip(1));
         }
         Ok(entries)

@@ -18,8 +18,12 @@ use std::collections::{BTreeMap, VecDeque};
 use std::net::ToSocketAddrs;
 use std::time::Duration;
 
+/// Rows per `get_range_slices` page.
 const PAGE_ROWS: i32 = 100;
-const PAGE_COLUMNS: i32 = 1000;
+/// Columns (or super columns) per row in a page; wider rows continue with `get_slice`.
+const PAGE_COLUMNS: i32 = 100;
+/// Columns per continuing `get_slice`.
+const SLICE_COLUMNS: i32 = 1000;
 /// A `batch_mutate` is sent once it holds this many name and value bytes…
 const BATCH_BYTES: usize = 4 << 20;
 /// …or this many mutations, whichever comes first (well under the server's message limit).
@@ -129,8 +133,8 @@ impl RemoteCf {
         key: &str,
         mut entries: Vec<ColumnOrSuperColumn>,
     ) -> Result<Vec<ColumnOrSuperColumn>> {
-        let mut last_len = entries.len();
-        while last_len >= PAGE_COLUMNS as usize {
+        let mut more_to_read = entries.len() >= PAGE_COLUMNS as usize;
+        while more_to_read {
             let Some(last) = entries.last().and_then(entry_name) else {
                 break;
             };
@@ -141,11 +145,11 @@ impl RemoteCf {
                     self.keyspace.clone(),
                     key.to_string(),
                     parent,
-                    Self::slice(last, PAGE_COLUMNS + 1),
+                    Self::slice(last, SLICE_COLUMNS + 1),
                     ConsistencyLevel::ONE,
                 )
                 .map_err(|e| thrift_error("get_slice", e))?;
-            last_len = more.len().saturating_sub(1);
+            more_to_read = more.len() > SLICE_COLUMNS as usize;
             entries.extend(more.into_iter().skip(1));
         }
         Ok(entries)
