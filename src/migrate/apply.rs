@@ -61,6 +61,7 @@ pub struct OfflineCf {
 }
 
 impl OfflineCf {
+    /// `keyspace.cf` of `db`; an unknown keyspace or CF is the error 0.6 gives.
     pub fn new(db: Arc<Db>, keyspace: &str, cf: &str) -> Result<OfflineCf> {
         shape(db.schema(), keyspace, cf)?;
         Ok(OfflineCf {

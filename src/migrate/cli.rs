@@ -38,6 +38,7 @@ pub struct Place {
     override_usage = "ilion export [--config PATH | --host H --port P] KEYSPACE CF [-k KEY]... [-x KEY]... [-o FILE]"
 )]
 pub struct ExportArgs {
+    /// Where the data is.
     #[command(flatten)]
     pub place: Place,
     /// Keyspace
@@ -62,6 +63,7 @@ pub struct ExportArgs {
                             ilion import --config PATH --from-cassandra06 KEYSPACE_DIR"
 )]
 pub struct ImportArgs {
+    /// Where the data goes.
     #[command(flatten)]
     pub place: Place,
     /// Read the SSTables of a drained Cassandra 0.6 keyspace directory (needs --config)

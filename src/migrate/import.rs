@@ -92,8 +92,11 @@ pub fn json<S: RowSink>(
 
 /// One column family of a 0.6 keyspace directory, ready to import.
 pub struct Cf06 {
+    /// The column family's name.
     pub name: String,
+    /// What the configuration says it is.
     pub shape: CfShape,
+    /// Its live SSTables, in generation order.
     pub tables: Vec<SsTable>,
 }
 

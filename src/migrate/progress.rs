@@ -9,6 +9,7 @@ use std::time::Instant;
 /// Counts of what was moved.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Totals {
+    /// Rows.
     pub rows: u64,
     /// Columns and subcolumns, tombstones included.
     pub columns: u64,
@@ -17,6 +18,7 @@ pub struct Totals {
 }
 
 impl Totals {
+    /// Counts one row.
     pub fn add(&mut self, row: &super::row::Row) {
         self.rows += 1;
         self.columns += row.column_count() as u64;
@@ -28,6 +30,7 @@ impl Totals {
 pub struct Progress {
     bar: ProgressBar,
     started: Instant,
+    /// What has gone through so far.
     pub totals: Totals,
 }
 

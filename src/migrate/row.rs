@@ -8,10 +8,13 @@ use std::cmp::Ordering;
 /// A column or subcolumn version: a value, or a tombstone when `deleted`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Column {
+    /// The name.
     pub name: Vec<u8>,
     /// For a tombstone, 0.6 stores its local deletion time here (4 bytes); it is not imported.
     pub value: Vec<u8>,
+    /// The client's timestamp, kept as is.
     pub timestamp: i64,
+    /// True for a tombstone.
     pub deleted: bool,
 }
 
@@ -38,15 +41,20 @@ impl Column {
 /// A super column: its tombstone (the deletion timestamp, if any) and subcolumns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SuperColumn {
+    /// The name.
     pub name: Vec<u8>,
+    /// The super column tombstone's timestamp, if it has one.
     pub deleted_at: Option<i64>,
+    /// Subcolumns, tombstones included.
     pub columns: Vec<Column>,
 }
 
 /// The top-level entries of a row: plain columns (Standard CF) or super columns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowBody {
+    /// A Standard CF's columns.
     Standard(Vec<Column>),
+    /// A Super CF's super columns.
     Super(Vec<SuperColumn>),
 }
 
@@ -57,6 +65,7 @@ pub struct Row {
     pub key: String,
     /// The row tombstone's timestamp (0.6's markedForDeleteAt), if the row has one.
     pub deleted_at: Option<i64>,
+    /// Its columns or super columns.
     pub body: RowBody,
 }
 

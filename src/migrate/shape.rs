@@ -12,13 +12,16 @@ use crate::config::CfDef;
 /// The kind and comparators of one column family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CfShape {
+    /// Super (else Standard).
     pub is_super: bool,
+    /// The comparator of top-level names (`CompareWith`).
     pub comparator: Comparator,
     /// Subcolumn comparator (only used when `is_super`).
     pub subcomparator: Comparator,
 }
 
 impl CfShape {
+    /// The shape a configured CF has.
     pub fn of(def: &CfDef) -> CfShape {
         CfShape {
             is_super: def.is_super(),

@@ -3,11 +3,12 @@
 //! over Thrift, checked against what Cassandra 0.6.13 itself read back from the same data
 //! (`tests/fixtures/cassandra-0.6.13`).
 
-#[path = "../support/mod.rs"]
-mod support;
+// Test code: a failed unwrap is a failed test, and the helpers outside #[test] fns count too.
+#![allow(clippy::unwrap_used)]
 
 mod json_import;
 mod roundtrip;
+mod server;
 mod sstables;
 mod synthetic;
 
@@ -16,11 +17,11 @@ use ilion::comparator::hex;
 use ilion::protocol::{ColumnOrSuperColumn, ColumnParent, ConsistencyLevel, KeyRange};
 use ilion::protocol::{SlicePredicate, SliceRange};
 use serde_json::{json, Value};
+use server::Served;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
-use support::ServerProcess;
 
 /// The keyspace of the fixture.
 pub const KEYSPACE: &str = "Migrate";
@@ -77,15 +78,15 @@ impl Store {
     }
 
     /// Serves this store with the real binary.
-    pub fn serve(&self) -> ServerProcess {
-        ServerProcess::start(&self.config)
+    pub fn serve(&self) -> Served {
+        Served::start(&self.config)
     }
 
     /// Every visible row of every fixture CF, read through a server on this store.
     pub fn reads(&self) -> BTreeMap<String, BTreeMap<String, Value>> {
         let server = self.serve();
         let reads = read_all(&server);
-        server.stop("TERM");
+        server.stop();
         reads
     }
 }
@@ -133,7 +134,7 @@ pub fn ilion_fails(args: &[&str], stdin: Option<&[u8]>) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-pub fn client(server: &ServerProcess) -> Client {
+pub fn client(server: &Served) -> Client {
     let style = WireStyle {
         framed: false,
         strict: true,
@@ -191,7 +192,7 @@ pub fn read_cf(client: &mut Client, cf: &str) -> BTreeMap<String, Value> {
     }
 }
 
-pub fn read_all(server: &ServerProcess) -> BTreeMap<String, BTreeMap<String, Value>> {
+pub fn read_all(server: &Served) -> BTreeMap<String, BTreeMap<String, Value>> {
     let mut c = client(server);
     CFS.iter()
         .map(|cf| (cf.to_string(), read_cf(&mut c, cf)))

@@ -90,8 +90,8 @@ fn export_over_thrift_into_import_over_thrift_reads_the_same() {
         );
     }
     let reads = read_all(&target);
-    source.stop("TERM");
-    target.stop("TERM");
+    source.stop();
+    target.stop();
     assert_same_reads(&reads, &expected_reads());
 }
 

@@ -26,7 +26,9 @@ const MIN_SUPER_BYTES: usize = 2 + 4 + 8 + 4;
 /// A row as read from a data file, with its place in the file and in partitioner order.
 #[derive(Debug, Clone)]
 pub struct FileRow {
+    /// The row as stored in this file.
     pub row: Row,
+    /// Its place in partitioner order.
     pub order: RowOrder,
     /// Offset of the row in the data file.
     pub offset: u64,

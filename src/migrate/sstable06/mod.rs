@@ -18,7 +18,9 @@ use std::path::{Path, PathBuf};
 /// One SSTable: its generation and data file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SsTable {
+    /// The generation number of its file names.
     pub generation: u64,
+    /// Its `-Data.db` file.
     pub data: PathBuf,
 }
 
