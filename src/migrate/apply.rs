@@ -223,10 +223,10 @@ impl RowSource for OfflineCf {
     }
 }
 
-/// The changes that write `row` (its tombstones included) into column family `cf`.
-pub fn changes(cf: &str, row: &Row) -> Vec<(String, Change)> {
+/// The changes that write `row`, its tombstones included.
+pub fn changes(row: &Row) -> Vec<Change> {
     let mut out = Vec::with_capacity(row.column_count() + 1);
-    let mut push = |change| out.push((cf.to_string(), change));
+    let mut push = |change| out.push(change);
     if let Some(timestamp) = row.deleted_at {
         push(Change::DeleteRow { timestamp });
     }
@@ -270,10 +270,16 @@ pub fn changes(cf: &str, row: &Row) -> Vec<(String, Change)> {
 
 impl RowSink for OfflineCf {
     fn write(&mut self, row: &Row) -> Result<()> {
+        let changes = changes(row);
+        if changes.is_empty() {
+            return Ok(()); // e.g. `"key": []` in JSON: nothing to write
+        }
+        let cf = &self.parent.column_family;
         let mutation = model::RowMutation {
             keyspace: self.keyspace.clone(),
             key: row.key.clone(),
-            changes: changes(&self.parent.column_family, row),
+            // The one line that knows how RowMutation groups changes by column family.
+            changes: changes.into_iter().map(|c| (cf.clone(), c)).collect(),
         };
         // Durability comes from the sync in `finish`; waiting per row would only slow the
         // import down in batch commit-log mode.

@@ -30,6 +30,7 @@ pub const CFS: [&str; 8] = [
     "Users", "ByName", "Events", "Scores", "Ascii", "Lexical", "Posts", "Timeline",
 ];
 
+/// The fixture directory in the repository.
 pub fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cassandra-0.6.13")
 }
@@ -49,11 +50,14 @@ pub fn expected_reads() -> BTreeMap<String, BTreeMap<String, Value>> {
 
 /// A data directory with the fixture's storage-conf.xml pointed at it (Thrift port 0).
 pub struct Store {
+    /// The temporary directory holding the data and the configuration.
     pub dir: tempfile::TempDir,
+    /// The storage-conf.xml.
     pub config: PathBuf,
 }
 
 impl Store {
+    /// An empty store with the fixture's configuration.
     pub fn fresh() -> Store {
         Self::with_config(|text| text)
     }
@@ -73,6 +77,7 @@ impl Store {
         Store { dir, config }
     }
 
+    /// The configuration path as a command-line argument.
     pub fn config_arg(&self) -> String {
         self.config.display().to_string()
     }
@@ -134,6 +139,7 @@ pub fn ilion_fails(args: &[&str], stdin: Option<&[u8]>) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// A strict, unframed client of `server`.
 pub fn client(server: &Served) -> Client {
     let style = WireStyle {
         framed: false,
@@ -192,6 +198,7 @@ pub fn read_cf(client: &mut Client, cf: &str) -> BTreeMap<String, Value> {
     }
 }
 
+/// Every fixture CF as [`read_cf`] reads it.
 pub fn read_all(server: &Served) -> BTreeMap<String, BTreeMap<String, Value>> {
     let mut c = client(server);
     CFS.iter()
