@@ -58,6 +58,7 @@ pub mod client;
 pub mod comparator;
 pub mod config;
 pub mod error;
+pub mod migrate;
 pub mod model;
 pub mod node;
 pub mod partitioner;

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use ilion::config::Config;
+use ilion::migrate::cli::{ExportArgs, ImportArgs};
 use ilion::node::Node;
 use ilion::tools::cli::CliArgs;
 use ilion::tools::stress::StressArgs;
@@ -46,6 +47,10 @@ enum Command {
     Stress(StressArgs),
     /// The cassandra-cli of 0.6: statements from a terminal, a script (-f, -e) or stdin
     Cli(CliArgs),
+    /// Write a column family as 0.6's sstable2json JSON (offline, or from a server)
+    Export(ExportArgs),
+    /// Read sstable2json JSON into a column family, or a Cassandra 0.6 keyspace directory
+    Import(ImportArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +61,8 @@ fn main() -> ExitCode {
         Some(Command::Serve { config }) => serve(config.as_deref().or(cli.config.as_deref())),
         Some(Command::Stress(args)) => ilion::tools::stress::run(args),
         Some(Command::Cli(args)) => ilion::tools::cli::run(args),
+        Some(Command::Export(args)) => ilion::migrate::cli::export(args),
+        Some(Command::Import(args)) => ilion::migrate::cli::import(args),
     }
 }
 
