@@ -99,6 +99,9 @@ fn serve(config: Option<&Path>) -> ExitCode {
     };
     runtime.block_on(async move {
         let cluster = config.cluster_name.clone();
+        // Watch for signals before announcing the node: a SIGTERM sent as soon as the
+        // "listening" line appears must stop it cleanly, not kill it.
+        let stop = shutdown_signal();
         let node = match Node::start(config).await {
             Ok(node) => node,
             Err(e) => {
@@ -112,7 +115,7 @@ fn serve(config: Option<&Path>) -> ExitCode {
             env!("CARGO_PKG_VERSION"),
             node.local_addr()
         );
-        wait_for_signal().await;
+        stop.await;
         tracing::info!("shutting down");
         match node.shutdown().await {
             Ok(()) => ExitCode::SUCCESS,
@@ -124,19 +127,28 @@ fn serve(config: Option<&Path>) -> ExitCode {
     })
 }
 
-/// Returns on SIGTERM or SIGINT.
-async fn wait_for_signal() {
+/// Registers the SIGTERM and SIGINT handlers now; the returned future completes on the
+/// first of them.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     use tokio::signal::unix::{signal, SignalKind};
-    match signal(SignalKind::terminate()) {
-        Ok(mut term) => {
-            tokio::select! {
-                _ = term.recv() => {}
-                _ = tokio::signal::ctrl_c() => {}
+    let term = signal(SignalKind::terminate());
+    let interrupt = signal(SignalKind::interrupt());
+    async move {
+        match (term, interrupt) {
+            (Ok(mut term), Ok(mut interrupt)) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = interrupt.recv() => {}
+                }
             }
-        }
-        Err(e) => {
-            tracing::warn!("cannot watch SIGTERM ({e}); stop with Ctrl-C");
-            let _ = tokio::signal::ctrl_c().await;
+            (Ok(mut only), Err(e)) | (Err(e), Ok(mut only)) => {
+                tracing::warn!("cannot watch one of SIGTERM/SIGINT ({e}); the other stops ilion");
+                only.recv().await;
+            }
+            (Err(e), Err(_)) => {
+                tracing::warn!("cannot watch SIGTERM or SIGINT ({e}); stop ilion with SIGKILL");
+                std::future::pending::<()>().await;
+            }
         }
     }
 }
