@@ -44,9 +44,8 @@ impl Served {
         }
     }
 
-    /// SIGTERM, then waits for the exit. (The exit status is not checked: the binary logs
-    /// "listening on" just before it installs its signal handler, so a TERM sent at once can
-    /// meet the default action; these tests only stop servers they have finished with.)
+    /// SIGTERM, then waits for a clean exit (the handlers are in place before the
+    /// "listening on" line).
     pub fn stop(mut self) {
         let status = Command::new("kill")
             .arg("-TERM")
@@ -54,7 +53,8 @@ impl Served {
             .status()
             .unwrap();
         assert!(status.success());
-        self.child.wait().unwrap();
+        let exit = self.child.wait().unwrap();
+        assert!(exit.success(), "ilion did not shut down cleanly: {exit}");
     }
 }
 
