@@ -43,6 +43,7 @@ pub mod client;
 pub mod comparator;
 pub mod config;
 pub mod error;
+pub mod metrics;
 pub mod model;
 pub mod node;
 pub mod partitioner;

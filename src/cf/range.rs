@@ -69,6 +69,7 @@ impl Db {
         predicate: &Predicate,
         range: &KeyRange,
     ) -> Result<Vec<KeySlice>> {
+        let started = std::time::Instant::now();
         let cf = self.cf(keyspace, &parent.column_family)?;
         let mut out = Vec::new();
         for (mut lower, upper) in segments(cf.layout, &range.bounds) {
@@ -86,6 +87,8 @@ impl Db {
                 }
             }
         }
+        let columns = out.iter().map(|r| r.columns.len()).sum();
+        crate::metrics::rows_read(keyspace, &parent.column_family, started, out.len(), columns);
         Ok(out)
     }
 

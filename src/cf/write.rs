@@ -62,6 +62,7 @@ impl Db {
     /// Applies one row mutation atomically. Wait on the returned [`Ack`] before telling the
     /// client the write succeeded.
     pub fn apply(&self, mutation: &RowMutation) -> Result<Ack> {
+        let started = std::time::Instant::now();
         if mutation.key.is_empty() {
             return Err(Error::invalid("Key may not be empty"));
         }
@@ -80,12 +81,15 @@ impl Db {
         }
         let row = encode_row(self.partitioner(), &mutation.key);
         let _guard = self.locks.lock(&mutation.keyspace, &mutation.key);
+        self.refuse_if_drained()?;
         let session = self.store.row_session();
         let mut batch = Batch::default();
         for (cf, delta) in deltas {
             plan(&session, cf, &row, delta, now, &mut batch)?;
         }
-        session.write(batch)
+        let ack = session.write(batch)?;
+        crate::metrics::row_written(mutation, started);
+        Ok(ack)
     }
 }
 

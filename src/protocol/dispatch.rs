@@ -90,6 +90,7 @@ pub fn process<H: CassandraSyncHandler>(
         let why = format!("Invalid method name: '{name}'");
         return fail(ApplicationErrorKind::UnknownMethod, why);
     };
+    let _call = crate::metrics::call(args.name.trim_end_matches("_args"));
     // First a read-only pass: checks, charges the memory budget and notes whether the
     // arguments need rewriting at all (a stock client's never do).
     let args_at = inp.position();

@@ -128,6 +128,7 @@ async fn serve_one(
     if let Err(e) = stream.set_nodelay(true) {
         tracing::debug!("{peer}: cannot set TCP_NODELAY: {e}");
     }
+    let _open = crate::metrics::connection();
     match connection::run(stream, conn, settings, stopped).await {
         Ok(()) => tracing::debug!("{peer}: closed"),
         Err(why) => tracing::info!("{peer}: closed: {why}"),

@@ -97,7 +97,7 @@ impl Shared {
     /// One sync, recorded: waiters up to its target are released, or on failure every
     /// waiter (and every later write) is refused.
     fn sync_once(&self, force_watermark: bool) -> Result<()> {
-        let result = self.stamp_and_sync(force_watermark);
+        let result = crate::metrics::timed_sync(|| self.stamp_and_sync(force_watermark));
         let mut state = self.state();
         let outcome = match result {
             Ok(target) => {
@@ -285,6 +285,11 @@ impl Store {
             packing,
             syncer: Mutex::new(Some(syncer)),
         })
+    }
+
+    /// The engine underneath, for whole-store copies (`snapshot`).
+    pub(super) fn engine(&self) -> &dyn Engine {
+        self.shared.engine.as_ref()
     }
 
     /// The value at `key`.

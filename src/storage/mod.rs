@@ -12,6 +12,7 @@ pub mod keys;
 mod memory;
 mod packed;
 mod sled_engine;
+pub mod snapshot;
 pub mod values;
 mod watermark;
 
