@@ -7,6 +7,7 @@ use crate::cf::{Db, DbOptions, MaintenanceHandle};
 use crate::config::{CommitLogSync, Config};
 use crate::error::{Error, Result};
 use crate::protocol::{ConnectionFactory, Limits};
+use crate::server::admin::AdminServer;
 use crate::server::{RunningServer, ServerSettings};
 use crate::service::Service;
 use crate::storage::{SledEngine, SyncPolicy};
@@ -76,6 +77,7 @@ pub fn server_settings(config: &Config) -> ServerSettings {
 /// A serving node.
 pub struct Node {
     server: RunningServer,
+    admin: AdminServer,
     db: Arc<Db>,
     maintenance: MaintenanceHandle,
 }
@@ -94,8 +96,15 @@ impl Node {
         let server = RunningServer::start(addr, factory, server_settings(&config))
             .await
             .map_err(|e| Error::config("ThriftPort", format!("cannot listen on {addr}: {e}")))?;
+        let admin_addr = SocketAddr::new(config.admin.address, config.admin.port);
+        let admin = AdminServer::start(Arc::clone(&db), Arc::clone(&config))
+            .await
+            .map_err(|e| {
+                Error::config("AdminPort", format!("cannot listen on {admin_addr}: {e}"))
+            })?;
         Ok(Node {
             server,
+            admin,
             db,
             maintenance,
         })
@@ -106,6 +115,11 @@ impl Node {
         self.server.local_addr()
     }
 
+    /// The address of the admin endpoint (metrics, status page, `ilion tool`).
+    pub fn admin_addr(&self) -> SocketAddr {
+        self.admin.local_addr()
+    }
+
     /// The node's column families (for tools and tests that look underneath the API).
     pub fn db(&self) -> &Arc<Db> {
         &self.db
@@ -113,6 +127,7 @@ impl Node {
 
     /// Stops accepting, lets in-flight calls finish, then makes everything durable.
     pub async fn shutdown(self) -> Result<()> {
+        self.admin.shutdown().await;
         self.server.shutdown(SHUTDOWN_GRACE).await;
         drop(self.maintenance);
         self.db.close()

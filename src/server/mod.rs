@@ -3,6 +3,7 @@
 //! finish and reply, close idle connections, and return once every connection is gone or the
 //! grace period has run out. Only this module (and the client) owns sockets.
 
+pub mod admin;
 mod connection;
 
 use crate::protocol::{ConnectionFactory, Limits};
