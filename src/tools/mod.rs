@@ -3,3 +3,4 @@
 //! They talk to a server only through [`crate::client`].
 
 pub mod stress;
+pub mod tool;
