@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs every test ilion has, installing what the tests need when it is missing:
-#   apt:  thrift-compiler (0.17), ruby, ruby-thrift, libthrift-java, a JDK
+#   apt:  thrift-compiler (0.17), ruby, ruby-thrift, libthrift-java, a JDK, chromium (the
+#         admin tests render the status page in it)
 #   pip:  thrift, thriftpy2, pytest
 #   npm:  thrift (into clients/node)
 # then: rustfmt, clippy, module borders, cargo tests, the release build, the Python suite
@@ -28,6 +29,7 @@ command -v javac >/dev/null 2>&1 || need_apt="$need_apt default-jdk-headless"
 command -v node >/dev/null 2>&1 || need_apt="$need_apt nodejs"
 command -v npm >/dev/null 2>&1 || need_apt="$need_apt npm"
 command -v python3 >/dev/null 2>&1 || need_apt="$need_apt python3 python3-pip"
+command -v chromium >/dev/null 2>&1 || need_apt="$need_apt chromium"
 if [ -n "$need_apt" ]; then
     step "installing apt packages:$need_apt"
     as_root apt-get update -qq

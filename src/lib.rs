@@ -3,10 +3,11 @@
 //! `storage-conf.xml`. The contract is `../shared/spec/cassandra-0.6-api.md`.
 //!
 //! Data flows one way — socket → [`server`] → [`protocol`] → [`service`] → [`cf`] →
-//! [`storage`] → sled — with [`config`], [`auth`], [`comparator`], [`partitioner`], [`model`]
-//! and [`error`] used from below. [`node`] wires them together; [`client`] is the Rust client
-//! for tools and tests; [`tools`] holds `ilion stress` (whose no-op floor server reuses
-//! [`server`], so that the floor is the same network stack).
+//! [`storage`] → sled — with [`config`], [`auth`], [`comparator`], [`partitioner`], [`model`],
+//! [`metrics`] and [`error`] used from below. [`node`] wires them together; [`client`] is the
+//! Rust client for tools and tests; [`tools`] holds `ilion stress` (whose no-op floor server
+//! reuses [`server`], so that the floor is the same network stack) and `ilion tool` (the
+//! client of the admin endpoint, `server::admin`).
 //!
 //! ## One `batch_mutate`
 //! 1. `server::connection::run` reads bytes; [`protocol::detect`] fixes the connection's

@@ -1,7 +1,8 @@
 //! A running ilion node: the wiring from a validated [`Config`] to a serving Thrift port —
-//! data directories, the sled store, the column families, the API service, the server, and
-//! tombstone maintenance — and the orderly way down (stop accepting, finish in-flight calls,
-//! make everything durable). The binary and the end-to-end tests both start nodes this way.
+//! data directories, the sled store, the column families, the API service, the server, the
+//! admin endpoint (`server::admin`), and tombstone maintenance — and the orderly way down
+//! (stop accepting, finish in-flight calls, make everything durable). The binary and the
+//! end-to-end tests both start nodes this way.
 
 use crate::cf::{Db, DbOptions, MaintenanceHandle};
 use crate::config::{CommitLogSync, Config};

@@ -21,7 +21,7 @@ use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 /// Latency bucket bounds in seconds: 10 µs doubling up to about 21 s.
-fn latency_buckets() -> Vec<f64> {
+pub fn latency_buckets() -> Vec<f64> {
     (0..22).map(|i| 10e-6 * f64::powi(2.0, i)).collect()
 }
 

@@ -246,9 +246,11 @@ impl Node {
             pick("ilion_cf_read_latency_seconds"),
             pick("ilion_cf_write_latency_seconds"),
         );
-        let bounds = match reads.bounds.is_empty() {
-            true => &writes.bounds,
-            false => &reads.bounds,
+        // A CF not read or written yet has no histogram: show the empty buckets.
+        let bounds = match (reads.bounds.is_empty(), writes.bounds.is_empty()) {
+            (false, _) => reads.bounds.clone(),
+            (true, false) => writes.bounds.clone(),
+            (true, true) => metrics::latency_buckets(),
         };
         let at = |b: &read::Buckets, i: usize| b.counts.get(i).copied().unwrap_or(0);
         let mut buckets: Vec<HistogramRow> = bounds

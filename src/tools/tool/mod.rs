@@ -20,18 +20,33 @@ const SAMPLE_CONFIG: &str = "conf/storage-conf.xml";
 /// `ilion tool` arguments.
 #[derive(Args, Debug, Clone)]
 pub struct ToolArgs {
-    /// storage-conf.xml whose <AdminAddress>, <AdminPort> and <AdminToken> to use
-    /// [default: conf/storage-conf.xml]
-    #[arg(long, short = 'c', value_name = "PATH")]
+    #[arg(
+        long,
+        short = 'c',
+        value_name = "PATH",
+        help = "storage-conf.xml whose <AdminAddress>, <AdminPort> and <AdminToken> to use \
+                [default: conf/storage-conf.xml]"
+    )]
     pub config: Option<PathBuf>,
-    /// Admin host [default: <AdminAddress> of the configuration]
-    #[arg(long, short = 'H', value_name = "HOST")]
+    #[arg(
+        long,
+        short = 'H',
+        value_name = "HOST",
+        help = "Admin host [default: <AdminAddress> of the configuration]"
+    )]
     pub host: Option<String>,
-    /// Admin port [default: <AdminPort> of the configuration, else 8160]
-    #[arg(long, short = 'p', value_name = "ADMIN_PORT")]
+    #[arg(
+        long,
+        short = 'p',
+        value_name = "ADMIN_PORT",
+        help = "Admin port [default: <AdminPort> of the configuration, else 8160]"
+    )]
     pub port: Option<u16>,
-    /// Admin token [default: <AdminToken> of the configuration]
-    #[arg(long, value_name = "TOKEN")]
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        help = "Admin token [default: <AdminToken> of the configuration]"
+    )]
     pub token: Option<String>,
     /// Print the endpoint's JSON instead of a table
     #[arg(long, global = true)]
