@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::model::Cell;
 use crate::storage::values::decode_cell;
 use crate::storage::Entry;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::ops::Bound;
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -35,10 +35,13 @@ pub const DRAINED: &str =
     "this node has been drained (ilion tool drain) and refuses writes until it is restarted";
 
 /// Which column families an admin action applies to: a keyspace and some of its CFs, or
-/// every CF when `keyspace` is None (or `cfs` is empty: all of the keyspace).
-#[derive(Debug, Clone, Default)]
+/// every CF when `keyspace` is None (or `cfs` is empty: all of the keyspace). It is also the
+/// JSON body of the admin endpoint's flush and compact.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CfSelection {
+    #[serde(default)]
     pub keyspace: Option<String>,
+    #[serde(default)]
     pub cfs: Vec<String>,
 }
 

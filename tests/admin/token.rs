@@ -7,7 +7,7 @@ use crate::harness::{http, serial, Server};
 fn with_a_token_every_request_must_carry_it() {
     let _turn = serial();
     let dir = tempfile::tempdir().expect("temp dir");
-    let server = Server::start(dir.path(), "<AdminToken>s3cret</AdminToken>");
+    let server = Server::start(dir.path(), "<AdminToken>s3cret+/=</AdminToken>");
     let base = format!("http://{}", server.admin());
     for path in ["/", "/metrics", "/api/info", "/api/nowhere"] {
         let (status, body) = http("GET", &format!("{base}{path}"), None);
@@ -18,12 +18,13 @@ fn with_a_token_every_request_must_carry_it() {
     }
     let (status, _) = http("POST", &format!("{base}/api/drain"), None);
     assert_eq!(status, 401, "actions too");
-    let (status, body) = http("GET", &format!("{base}/api/info"), Some("s3cret"));
+    let (status, body) = http("GET", &format!("{base}/api/info"), Some("s3cret+/="));
     assert_eq!(status, 200, "{body}");
-    let (status, body) = http("GET", &format!("{base}/?token=s3cret"), None);
+    // In the query the token is percent-encoded, as the browser sends it.
+    let (status, body) = http("GET", &format!("{base}/?token=s3cret%2B%2F%3D"), None);
     assert_eq!(status, 200);
     assert!(body.contains("<title>ilion status</title>"));
-    let (status, _) = http("GET", &format!("{base}/api/nowhere"), Some("s3cret"));
+    let (status, _) = http("GET", &format!("{base}/api/nowhere"), Some("s3cret+/="));
     assert_eq!(status, 404);
 
     // The tool sends --token; without it the node's refusal is shown.

@@ -108,13 +108,7 @@ pub struct Snapshot {
 
 /// The body of `POST /api/flush` and `POST /api/compact`: a keyspace and some of its CFs,
 /// or everything.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
-pub struct Selection {
-    #[serde(default)]
-    pub keyspace: Option<String>,
-    #[serde(default)]
-    pub cfs: Vec<String>,
-}
+pub use crate::cf::CfSelection as Selection;
 
 /// The body of `POST /api/snapshot` and `POST /api/clearsnapshot`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]

@@ -14,7 +14,7 @@ pub use report::SNAPSHOTS_DIR;
 use crate::cf::Db;
 use crate::config::Config;
 use api::{ApiError, Selection, SnapshotName};
-use axum::extract::{Path, Request, State};
+use axum::extract::{Path, Query, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -22,6 +22,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use report::{Answer, Failure, Node};
 use serde::Serialize;
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -121,10 +122,7 @@ fn router(state: AppState) -> Router {
         .route("/api/version", get(version))
         .route("/api/info", get(|s| blocking(s, |n| n.info())))
         .route("/api/ring", get(|s| blocking(s, |n| n.ring())))
-        .route(
-            "/api/cfstats",
-            get(|s| blocking(s, |n| n.cfstats(&Selection::default()))),
-        )
+        .route("/api/cfstats", get(|s| blocking(s, |n| n.cfstats())))
         .route("/api/tpstats", get(|s| blocking(s, |n| Ok(n.tpstats()))))
         .route("/api/cfhistograms/{keyspace}/{cf}", get(cfhistograms))
         .route("/api/snapshots", get(|s| blocking(s, |n| n.snapshots())))
@@ -213,11 +211,10 @@ async fn require_token(State(state): State<AppState>, request: Request, next: Ne
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "));
-    let query = request
-        .uri()
-        .query()
-        .and_then(|q| q.split('&').find_map(|pair| pair.strip_prefix("token=")));
-    if [bearer, query]
+    let query = Query::<HashMap<String, String>>::try_from_uri(request.uri())
+        .ok()
+        .and_then(|Query(mut q)| q.remove("token"));
+    if [bearer, query.as_deref()]
         .into_iter()
         .flatten()
         .any(|given| same(given.as_bytes(), token.as_bytes()))

@@ -156,13 +156,9 @@ impl Node {
         }])
     }
 
-    pub fn cfstats(&self, selection: &Selection) -> Answer<Vec<CfStats>> {
+    /// Every column family's statistics, from a fresh scan.
+    pub fn cfstats(&self) -> Answer<Vec<CfStats>> {
         let scans = self.scans(true)?;
-        let chosen = CfSelection {
-            keyspace: selection.keyspace.clone(),
-            cfs: selection.cfs.clone(),
-        };
-        self.db.check_selection(&chosen)?;
         let per_cf = |name| read::counters_by(name, &["keyspace", "cf"]);
         let (reads, writes) = (
             per_cf("ilion_cf_reads_total"),
@@ -184,10 +180,6 @@ impl Node {
         };
         Ok(scans
             .into_iter()
-            .filter(|s| {
-                chosen.keyspace.as_ref().is_none_or(|ks| *ks == s.keyspace)
-                    && (chosen.cfs.is_empty() || chosen.cfs.contains(&s.cf))
-            })
             .map(|s| {
                 let k = format!("{}.{}", s.keyspace, s.cf);
                 CfStats {
@@ -322,7 +314,7 @@ impl Node {
     }
 
     pub fn flush(&self, selection: &Selection) -> Answer<Done> {
-        self.db.check_selection(&to_cf(selection))?;
+        self.db.check_selection(selection)?;
         self.db.sync()?;
         Ok(Done {
             message: "everything written so far is durable".into(),
@@ -331,7 +323,7 @@ impl Node {
     }
 
     pub fn compact(&self, selection: &Selection) -> Answer<Done> {
-        let purged = self.db.compact(&to_cf(selection))?;
+        let purged = self.db.compact(selection)?;
         Ok(Done {
             message: format!("purged {purged} tombstones older than GCGraceSeconds"),
             tombstones_purged: Some(purged as u64),
@@ -367,12 +359,5 @@ impl Node {
             snapshots: removed,
             ..Done::default()
         })
-    }
-}
-
-fn to_cf(selection: &Selection) -> CfSelection {
-    CfSelection {
-        keyspace: selection.keyspace.clone(),
-        cfs: selection.cfs.clone(),
     }
 }
