@@ -123,6 +123,12 @@ pub fn run(args: ToolArgs) -> ExitCode {
 
 /// Where to connect, from the flags and the configuration.
 fn endpoint(args: &ToolArgs) -> Result<Endpoint, String> {
+    let (host, port, token) = target(args)?;
+    Ok(Endpoint::new(&host, port, token))
+}
+
+/// Host, port and token, from the flags and the configuration.
+fn target(args: &ToolArgs) -> Result<(String, u16, Option<String>), String> {
     let from_config = match (&args.config, &args.host, args.port) {
         (Some(path), _, _) => Some(load(path)?),
         (None, Some(_), Some(_)) => None,
@@ -153,7 +159,7 @@ fn endpoint(args: &ToolArgs) -> Result<Endpoint, String> {
         .token
         .clone()
         .or_else(|| admin.and_then(|a| a.token.clone()));
-    Ok(Endpoint::new(&host, port, token))
+    Ok((host, port, token))
 }
 
 fn load(path: &Path) -> Result<Config, String> {
@@ -226,4 +232,71 @@ fn show<T: serde::Serialize>(
 
 fn done(value: api::Done, json: bool) -> Result<String, String> {
     show(value, json, |d| format!("{}\n", d.message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        tool: ToolArgs,
+    }
+
+    fn args(line: &[&str]) -> ToolArgs {
+        Cli::try_parse_from(std::iter::once("tool").chain(line.iter().copied()))
+            .expect("arguments parse")
+            .tool
+    }
+
+    fn config_with(dir: &Path, admin: &str) -> PathBuf {
+        let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join(SAMPLE_CONFIG);
+        let text = std::fs::read_to_string(sample).expect("sample config");
+        let end = text.rfind("</Storage>").expect("the root closes");
+        let text = format!("{}{admin}{}", &text[..end], &text[end..]);
+        let path = dir.join("storage-conf.xml");
+        std::fs::write(&path, text).expect("write config");
+        path
+    }
+
+    #[test]
+    fn the_endpoint_comes_from_the_configuration_unless_flags_say_otherwise() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let wildcard = config_with(
+            dir.path(),
+            "<AdminAddress>0.0.0.0</AdminAddress><AdminPort>9999</AdminPort>\
+             <AdminToken>t0k</AdminToken>",
+        );
+        let c = wildcard.to_str().expect("path");
+        let from_config = target(&args(&["--config", c, "info"])).expect("target");
+        assert_eq!(from_config, ("127.0.0.1".into(), 9999, Some("t0k".into())));
+        let flags = [
+            "--config", c, "--host", "::1", "--port", "1", "--token", "x", "ring",
+        ];
+        assert_eq!(
+            target(&args(&flags)).expect("target"),
+            ("::1".into(), 1, Some("x".into()))
+        );
+    }
+
+    #[test]
+    fn json_is_accepted_after_the_verb_and_verbs_take_their_arguments() {
+        let a = args(&["cfhistograms", "Keyspace1", "Standard1", "--json"]);
+        assert!(a.json);
+        assert_eq!(
+            a.verb,
+            Verb::Cfhistograms {
+                keyspace: "Keyspace1".into(),
+                cf: "Standard1".into()
+            }
+        );
+        let a = args(&["compact", "Keyspace1", "Standard1", "Super1"]);
+        let Verb::Compact { keyspace, cfs } = a.verb else {
+            panic!("compact")
+        };
+        assert_eq!((keyspace.as_deref(), cfs.len()), (Some("Keyspace1"), 2));
+        assert!(Cli::try_parse_from(["tool", "cfhistograms", "Keyspace1"]).is_err());
+    }
 }
