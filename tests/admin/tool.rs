@@ -133,6 +133,8 @@ fn drain_refuses_writes_until_restart_but_keeps_reads() {
     let server = Server::start(dir.path(), "");
     let mut c = server.client();
     insert_rows(&mut c, "k", 3);
+    // A snapshot inside the data directory must not stop the node from restarting there.
+    server.tool_ok(&["snapshot", "kept"]);
     assert!(server.tool_ok(&["drain"]).contains("drained"));
     let path = ColumnPath::new("Standard1".into(), None, b"col".to_vec());
     let refused = c.insert(KS.into(), "k9".into(), path.clone(), b"v".to_vec(), 2, ONE);
@@ -154,6 +156,7 @@ fn drain_refuses_writes_until_restart_but_keeps_reads() {
     insert_rows(&mut c, "k", 4);
     let stats = again.tool_json(&["cfstats"]);
     assert_eq!(find(&stats, "Standard1")["live_rows"], 4);
+    assert!(again.tool_ok(&["listsnapshots"]).contains("kept"));
 }
 
 #[test]
