@@ -99,6 +99,7 @@ fn flush_and_compact_act_on_the_node() {
     let _turn = serial();
     let dir = tempfile::tempdir().expect("temp dir");
     let server = Server::start(dir.path(), "");
+    let purged_before = server.metric("ilion_tombstones_purged_total", &[]);
     let mut c = server.client();
     insert_rows(&mut c, "d", 5);
     for i in 0..5 {
@@ -115,7 +116,6 @@ fn flush_and_compact_act_on_the_node() {
     // GCGraceSeconds is 0: the row tombstones expire once a second has passed. The node's
     // own purge runs every second too, so compact may find some gone already (the cf unit
     // tests drive compact with a hand-set clock); once it returns, none is left.
-    let purged_before = server.metric("ilion_tombstones_purged_total", &[]);
     std::thread::sleep(std::time::Duration::from_millis(1100));
     let done = server.tool_json(&["compact", KS, "Standard1"]);
     assert!(done["tombstones_purged"].as_u64() <= Some(5), "{done}");
