@@ -181,7 +181,8 @@ impl Drop for Server {
     }
 }
 
-/// One HTTP request; (status, body). `token` goes in an Authorization header.
+/// One HTTP request, a POST without a body; (status, body). `token` goes in an
+/// Authorization header.
 pub fn http(method: &str, url: &str, token: Option<&str>) -> (u16, String) {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
@@ -202,7 +203,7 @@ pub fn http(method: &str, url: &str, token: Option<&str>) -> (u16, String) {
             if let Some(a) = &auth {
                 r = r.header("Authorization", a);
             }
-            r.send_json(serde_json::json!({}))
+            r.send_empty()
         }
     };
     let mut response = sent.expect("HTTP request");

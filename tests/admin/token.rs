@@ -54,4 +54,12 @@ fn without_a_token_no_header_is_needed() {
     );
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("\"api_version\":\"2.2.0\""), "{body}");
+    // An action without a body takes its defaults: flush everything.
+    let (status, body) = http(
+        "POST",
+        &format!("http://{}/api/flush", server.admin()),
+        None,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("durable"), "{body}");
 }

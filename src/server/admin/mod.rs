@@ -185,20 +185,26 @@ async fn cfhistograms(
     blocking(state, move |n| n.cfhistograms(&keyspace, &cf)).await
 }
 
-async fn flush(state: State<AppState>, Json(sel): Json<Selection>) -> Response {
+// Action bodies are optional: `curl -X POST …/api/flush` means "everything".
+
+async fn flush(state: State<AppState>, body: Option<Json<Selection>>) -> Response {
+    let sel = body.map(|Json(b)| b).unwrap_or_default();
     blocking(state, move |n| n.flush(&sel)).await
 }
 
-async fn compact(state: State<AppState>, Json(sel): Json<Selection>) -> Response {
+async fn compact(state: State<AppState>, body: Option<Json<Selection>>) -> Response {
+    let sel = body.map(|Json(b)| b).unwrap_or_default();
     blocking(state, move |n| n.compact(&sel)).await
 }
 
-async fn snapshot(state: State<AppState>, Json(body): Json<SnapshotName>) -> Response {
-    blocking(state, move |n| n.snapshot(body.name.as_deref())).await
+async fn snapshot(state: State<AppState>, body: Option<Json<SnapshotName>>) -> Response {
+    let name = body.and_then(|Json(b)| b.name);
+    blocking(state, move |n| n.snapshot(name.as_deref())).await
 }
 
-async fn clear_snapshot(state: State<AppState>, Json(body): Json<SnapshotName>) -> Response {
-    blocking(state, move |n| n.clear_snapshot(body.name.as_deref())).await
+async fn clear_snapshot(state: State<AppState>, body: Option<Json<SnapshotName>>) -> Response {
+    let name = body.and_then(|Json(b)| b.name);
+    blocking(state, move |n| n.clear_snapshot(name.as_deref())).await
 }
 
 /// Lets a request through when no token is configured or it carries the token.
