@@ -5,6 +5,7 @@
 //! Prometheus text; `read` turns the same counters into the figures of the status page and
 //! `ilion tool`, so every number shown anywhere is the one `/metrics` exports.
 
+mod cache;
 pub mod read;
 pub mod series;
 
@@ -211,12 +212,12 @@ pub fn call(method: &'static str) -> CallGuard {
 
 impl Drop for CallGuard {
     fn drop(&mut self) {
-        let m = get();
-        m.in_flight.dec();
-        m.requests.with_label_values(&[self.method]).inc();
-        m.request_seconds
-            .with_label_values(&[self.method])
-            .observe(self.started.elapsed().as_secs_f64());
+        get().in_flight.dec();
+        let seconds = self.started.elapsed().as_secs_f64();
+        cache::with_method(self.method, |h| {
+            h.requests.inc();
+            h.seconds.observe(seconds);
+        });
     }
 }
 
@@ -299,7 +300,6 @@ pub fn timed_sync<T, E>(sync: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
 /// A row mutation was applied: one write, one row and its inserted columns per column
 /// family it touched, with the time since `started`.
 pub fn row_written(mutation: &RowMutation, started: Instant) {
-    let m = get();
     let seconds = started.elapsed().as_secs_f64();
     let mut seen: Vec<&str> = Vec::new();
     for (cf, _) in &mutation.changes {
@@ -307,36 +307,30 @@ pub fn row_written(mutation: &RowMutation, started: Instant) {
             continue;
         }
         seen.push(cf);
-        let labels = [mutation.keyspace.as_str(), cf.as_str()];
         let columns = mutation
             .changes
             .iter()
             .filter(|(c, change)| c == cf && matches!(change, Change::Insert { .. }))
             .count();
-        m.cf_writes.with_label_values(&labels).inc();
-        m.cf_write_seconds
-            .with_label_values(&labels)
-            .observe(seconds);
-        m.rows_written.with_label_values(&labels).inc();
-        m.columns_written
-            .with_label_values(&labels)
-            .inc_by(columns as u64);
+        cache::with_cf(&mutation.keyspace, cf, |h| {
+            h.writes.inc();
+            h.write_seconds.observe(seconds);
+            h.rows_written.inc();
+            h.columns_written.inc_by(columns as u64);
+        });
     }
 }
 
 /// A read of `keyspace.cf` returned `rows` rows holding `columns` columns (or super
 /// columns), taking the time since `started`.
 pub fn rows_read(keyspace: &str, cf: &str, started: Instant, rows: usize, columns: usize) {
-    let m = get();
-    let labels = [keyspace, cf];
-    m.cf_reads.with_label_values(&labels).inc();
-    m.cf_read_seconds
-        .with_label_values(&labels)
-        .observe(started.elapsed().as_secs_f64());
-    m.rows_read.with_label_values(&labels).inc_by(rows as u64);
-    m.columns_read
-        .with_label_values(&labels)
-        .inc_by(columns as u64);
+    let seconds = started.elapsed().as_secs_f64();
+    cache::with_cf(keyspace, cf, |h| {
+        h.reads.inc();
+        h.read_seconds.observe(seconds);
+        h.rows_read.inc_by(rows as u64);
+        h.columns_read.inc_by(columns as u64);
+    });
 }
 
 /// Expired tombstones were removed.
