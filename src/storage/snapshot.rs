@@ -68,21 +68,38 @@ pub fn dir_bytes(dir: &Path, skip: Option<&str>) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::SyncPolicy;
+    use crate::partitioner::Partitioner;
+    use crate::storage::keys::meta_key;
+    use crate::storage::{Packing, SyncPolicy, MAX_CHUNK_BYTES};
     use std::sync::Arc;
     use std::time::Duration;
+
+    fn packing() -> Packing {
+        Packing {
+            partitioner: Partitioner::Random,
+            max_chunk: MAX_CHUNK_BYTES,
+        }
+    }
 
     #[test]
     fn a_copy_holds_every_entry_and_opens_as_a_store() {
         let dir = tempfile::tempdir().expect("temp dir");
         let engine = Arc::new(SledEngine::open(&dir.path().join("live"), 1 << 20).expect("open"));
-        let store =
-            Store::new(engine, SyncPolicy::Periodic(Duration::from_secs(1)), None).expect("store");
+        let store = Store::new(
+            engine,
+            SyncPolicy::Periodic(Duration::from_secs(1)),
+            packing(),
+        )
+        .expect("store");
         let mut batch = Batch::default();
         for i in 0..3000u32 {
-            batch.put(i.to_be_bytes().to_vec(), vec![7; 10]);
+            batch.put(meta_key(&i.to_be_bytes()), vec![7; 10]);
         }
-        store.write(batch).expect("write");
+        store
+            .write_batch(batch)
+            .expect("write")
+            .wait()
+            .expect("durable");
         let copy = dir.path().join("snap");
         let copied = store.copy_to(&copy).expect("copy");
         assert!(copied >= 3000, "{copied}");
@@ -93,10 +110,14 @@ mod tests {
         assert!(dir_bytes(&copy, None) > 0);
 
         let reopened = Arc::new(SledEngine::open(&copy, 1 << 20).expect("reopen"));
-        let again = Store::new(reopened, SyncPolicy::Periodic(Duration::from_secs(1)), None)
-            .expect("the copy is a valid store");
+        let again = Store::new(
+            reopened,
+            SyncPolicy::Periodic(Duration::from_secs(1)),
+            packing(),
+        )
+        .expect("the copy is a valid store");
         assert_eq!(
-            again.get(&2999u32.to_be_bytes()).expect("get"),
+            again.get(&meta_key(&2999u32.to_be_bytes())).expect("get"),
             Some(vec![7; 10])
         );
     }

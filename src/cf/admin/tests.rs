@@ -56,7 +56,7 @@ fn write(db: &Db, cf: &str, key: &str, change: Change) -> crate::error::Result<(
     let mutation = RowMutation {
         keyspace: KS.into(),
         key: key.into(),
-        changes: vec![(cf.into(), change)],
+        changes: vec![(cf.into(), vec![change])],
     };
     db.apply(&mutation).map(drop)
 }
