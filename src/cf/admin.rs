@@ -12,7 +12,9 @@ use std::sync::atomic::Ordering;
 /// What a scan of one column family finds.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct CfScan {
+    /// The keyspace the column family belongs to.
     pub keyspace: String,
+    /// The column family's name.
     pub cf: String,
     /// "Standard" or "Super".
     pub column_type: String,
@@ -35,8 +37,10 @@ pub const DRAINED: &str =
 /// JSON body of the admin endpoint's flush and compact.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CfSelection {
+    /// The keyspace; None selects every column family of every keyspace.
     #[serde(default)]
     pub keyspace: Option<String>,
+    /// Column families of `keyspace`; empty selects all of them.
     #[serde(default)]
     pub cfs: Vec<String>,
 }

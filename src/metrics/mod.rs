@@ -28,6 +28,7 @@ pub fn latency_buckets() -> Vec<f64> {
 
 /// Every metric ilion exports (names in docs/admin.md).
 pub struct Metrics {
+    /// The registry every metric below is registered in; `/metrics` renders it.
     pub registry: Registry,
     /// `ilion_requests_total{method}`: Thrift calls answered.
     pub requests: IntCounterVec,
@@ -44,40 +45,51 @@ pub struct Metrics {
     pub cf_read_seconds: HistogramVec,
     /// `ilion_cf_write_latency_seconds{keyspace,cf}`.
     pub cf_write_seconds: HistogramVec,
-    /// `ilion_rows_read_total{keyspace,cf}`, `ilion_columns_read_total{keyspace,cf}`.
+    /// `ilion_rows_read_total{keyspace,cf}`: rows returned by reads.
     pub rows_read: IntCounterVec,
+    /// `ilion_columns_read_total{keyspace,cf}`: columns (or super columns) returned by reads.
     pub columns_read: IntCounterVec,
-    /// `ilion_rows_written_total{keyspace,cf}`, `ilion_columns_written_total{keyspace,cf}`
-    /// (columns inserted; deletions are not counted as columns).
+    /// `ilion_rows_written_total{keyspace,cf}`: rows written, one per CF a mutation touched.
     pub rows_written: IntCounterVec,
+    /// `ilion_columns_written_total{keyspace,cf}`: columns inserted (deletions are not
+    /// counted as columns).
     pub columns_written: IntCounterVec,
     /// `ilion_tombstones_purged_total`.
     pub tombstones_purged: IntCounter,
-    /// `ilion_syncs_total`, `ilion_sync_failures_total`, `ilion_sync_duration_seconds`.
+    /// `ilion_syncs_total`: syncs of the store to disk, failed ones included.
     pub syncs: IntCounter,
+    /// `ilion_sync_failures_total`: syncs that returned an error.
     pub sync_failures: IntCounter,
+    /// `ilion_sync_duration_seconds`: time of one sync.
     pub sync_seconds: Histogram,
-    /// `ilion_connections` (open now) and `ilion_connections_total` (ever accepted).
+    /// `ilion_connections`: Thrift connections open now.
     pub connections: IntGauge,
+    /// `ilion_connections_total`: Thrift connections accepted since start.
     pub connections_total: IntCounter,
-    /// `ilion_bytes_received_total`, `ilion_bytes_sent_total`: Thrift bytes on the wire.
+    /// `ilion_bytes_received_total`: Thrift bytes read from clients.
     pub bytes_in: IntCounter,
+    /// `ilion_bytes_sent_total`: Thrift bytes of replies to clients.
     pub bytes_out: IntCounter,
     /// `ilion_calls_in_flight`: calls being processed now.
     pub in_flight: IntGauge,
     /// `ilion_replies_waiting_for_sync`: replies held until their writes are durable.
     pub waiting_syncs: IntGauge,
-    /// Set when scraped: `ilion_data_bytes`, `ilion_resident_memory_bytes`,
-    /// `ilion_uptime_seconds`.
+    /// `ilion_data_bytes`: bytes of the data directory on disk, snapshots left out; set
+    /// when scraped.
     pub data_bytes: IntGauge,
+    /// `ilion_resident_memory_bytes`: the process's resident memory, set when scraped.
     pub rss_bytes: IntGauge,
+    /// `ilion_uptime_seconds`: seconds since the node started, set when scraped.
     pub uptime_seconds: IntGauge,
-    /// From the latest scan of the column families (`ilion tool cfstats`, or the status page
-    /// and `/metrics` at most every half minute): `ilion_cf_bytes`, `ilion_cf_live_rows`,
-    /// `ilion_cf_live_columns`, `ilion_cf_tombstones`, all `{keyspace,cf}`.
+    /// `ilion_cf_bytes{keyspace,cf}`: bytes of the CF's keys and values. This and the three
+    /// gauges below come from the latest scan of the column families (`ilion tool cfstats`,
+    /// or the status page and `/metrics` at most every half minute).
     pub cf_bytes: IntGaugeVec,
+    /// `ilion_cf_live_rows{keyspace,cf}`: rows with at least one live column.
     pub cf_live_rows: IntGaugeVec,
+    /// `ilion_cf_live_columns{keyspace,cf}`: live columns (subcolumns in a Super CF).
     pub cf_live_columns: IntGaugeVec,
+    /// `ilion_cf_tombstones{keyspace,cf}`: row, super-column and column tombstones stored.
     pub cf_tombstones: IntGaugeVec,
 }
 

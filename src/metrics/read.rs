@@ -13,10 +13,15 @@ use std::collections::BTreeMap;
 /// seconds, plus the overflow above the last bound.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Buckets {
+    /// Upper bounds of the buckets in seconds, ascending.
     pub bounds: Vec<f64>,
+    /// Observations in each bucket: above the previous bound, at most this one's.
     pub counts: Vec<u64>,
+    /// Observations above the last bound.
     pub overflow: u64,
+    /// All observations (the counts plus the overflow).
     pub count: u64,
+    /// The observed values added up, in seconds.
     pub sum: f64,
 }
 

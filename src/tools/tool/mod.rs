@@ -20,6 +20,7 @@ const SAMPLE_CONFIG: &str = "conf/storage-conf.xml";
 /// `ilion tool` arguments.
 #[derive(Args, Debug, Clone)]
 pub struct ToolArgs {
+    /// The configuration to take the admin endpoint and token from.
     #[arg(
         long,
         short = 'c',
@@ -28,6 +29,7 @@ pub struct ToolArgs {
                 [default: conf/storage-conf.xml]"
     )]
     pub config: Option<PathBuf>,
+    /// The admin endpoint's host, overriding the configuration's.
     #[arg(
         long,
         short = 'H',
@@ -35,6 +37,7 @@ pub struct ToolArgs {
         help = "Admin host [default: <AdminAddress> of the configuration]"
     )]
     pub host: Option<String>,
+    /// The admin endpoint's port, overriding the configuration's.
     #[arg(
         long,
         short = 'p',
@@ -42,6 +45,7 @@ pub struct ToolArgs {
         help = "Admin port [default: <AdminPort> of the configuration, else 8160]"
     )]
     pub port: Option<u16>,
+    /// The admin token, overriding the configuration's.
     #[arg(
         long,
         value_name = "TOKEN",
@@ -51,6 +55,7 @@ pub struct ToolArgs {
     /// Print the endpoint's JSON instead of a table
     #[arg(long, global = true)]
     pub json: bool,
+    /// What to ask the node.
     #[command(subcommand)]
     pub verb: Verb,
 }
@@ -73,15 +78,24 @@ pub enum Verb {
     /// Connections, calls in flight, replies waiting for a sync
     Tpstats,
     /// Read and write latency histograms of one column family
-    Cfhistograms { keyspace: String, cf: String },
+    Cfhistograms {
+        /// The keyspace
+        keyspace: String,
+        /// The column family
+        cf: String,
+    },
     /// Make everything written so far durable now
     Flush {
+        /// Only this keyspace
         keyspace: Option<String>,
+        /// Only these column families of it
         cfs: Vec<String>,
     },
     /// Purge tombstones older than GCGraceSeconds now
     Compact {
+        /// Only this keyspace
         keyspace: Option<String>,
+        /// Only these column families of it
         cfs: Vec<String>,
     },
     /// Write a consistent copy of the data that `ilion serve` can start from
@@ -92,7 +106,10 @@ pub enum Verb {
     /// List snapshots
     Listsnapshots,
     /// Remove one snapshot, or all of them
-    Clearsnapshot { name: Option<String> },
+    Clearsnapshot {
+        /// The snapshot to remove [default: every snapshot]
+        name: Option<String>,
+    },
     /// Refuse every further write, make everything durable; writes stay refused until restart
     Drain,
     /// ilion's version and the Thrift API version
