@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs every test ilion has, installing what the tests need when it is missing:
-#   apt:  thrift-compiler (0.17), ruby, ruby-thrift, libthrift-java, a JDK, tmux
+#   apt:  thrift-compiler (0.17), ruby, ruby-thrift, libthrift-java, a JDK, tmux (tests/cli
+#         drives the cli on a terminal), chromium (tests/admin renders the status page)
 #   pip:  thrift, thriftpy2, pytest
 #   npm:  thrift (into clients/node)
 # then: rustfmt, clippy, rustdoc with warnings denied, module borders, the check that
@@ -32,6 +33,8 @@ command -v npm >/dev/null 2>&1 || need_apt="$need_apt npm"
 command -v python3 >/dev/null 2>&1 || need_apt="$need_apt python3 python3-pip"
 # tests/cli drives `ilion cli` on a terminal inside tmux.
 command -v tmux >/dev/null 2>&1 || need_apt="$need_apt tmux"
+# tests/admin renders the status page in headless Chromium.
+command -v chromium >/dev/null 2>&1 || need_apt="$need_apt chromium"
 if [ -n "$need_apt" ]; then
     step "installing apt packages:$need_apt"
     as_root apt-get update -qq

@@ -5,10 +5,11 @@
 //! `docs/storage.md` (every byte on disk) and `docs/durability.md`.
 //!
 //! Data flows one way — socket → [`server`] → [`protocol`] → [`service`] → [`cf`] →
-//! [`storage`] → sled — with [`config`], [`auth`], [`comparator`], [`partitioner`], [`model`]
-//! and [`error`] used from below. [`node`] wires them together; [`client`] is the Rust client
-//! for tools and tests; [`tools`] holds `ilion stress` (whose no-op floor server reuses
-//! [`server`], so that the floor is the same network stack).
+//! [`storage`] → sled — with [`config`], [`auth`], [`comparator`], [`partitioner`], [`model`],
+//! [`metrics`] and [`error`] used from below. [`node`] wires them together; [`client`] is the
+//! Rust client for tools and tests; [`tools`] holds `ilion stress` (whose no-op floor server
+//! reuses [`server`], so that the floor is the same network stack) and `ilion tool` (the
+//! client of the admin endpoint, `server::admin`).
 //!
 //! ## One `batch_mutate`
 //! 1. `server::connection::run` reads bytes; [`protocol::detect`] fixes the connection's
@@ -58,6 +59,7 @@ pub mod client;
 pub mod comparator;
 pub mod config;
 pub mod error;
+pub mod metrics;
 pub mod migrate;
 pub mod model;
 pub mod node;

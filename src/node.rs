@@ -1,12 +1,14 @@
 //! A running ilion node: the wiring from a validated [`Config`] to a serving Thrift port —
-//! data directories, the sled store, the column families, the API service, the server, and
-//! tombstone maintenance — and the orderly way down (stop accepting, finish in-flight calls,
-//! make everything durable). The binary and the end-to-end tests both start nodes this way.
+//! data directories, the sled store, the column families, the API service, the server, the
+//! admin endpoint (`server::admin`), and tombstone maintenance — and the orderly way down
+//! (stop accepting, finish in-flight calls, make everything durable). The binary and the
+//! end-to-end tests both start nodes this way.
 
 use crate::cf::{Db, DbOptions, MaintenanceHandle};
 use crate::config::{CommitLogSync, Config};
 use crate::error::{Error, Result};
 use crate::protocol::{ConnectionFactory, Limits};
+use crate::server::admin::AdminServer;
 use crate::server::{RunningServer, ServerSettings};
 use crate::service::Service;
 use crate::storage::{SledEngine, SyncPolicy};
@@ -72,6 +74,7 @@ pub fn server_settings(config: &Config) -> ServerSettings {
 /// A serving node.
 pub struct Node {
     server: RunningServer,
+    admin: AdminServer,
     db: Arc<Db>,
     maintenance: MaintenanceHandle,
 }
@@ -90,8 +93,15 @@ impl Node {
         let server = RunningServer::start(addr, factory, server_settings(&config))
             .await
             .map_err(|e| Error::config("ThriftPort", format!("cannot listen on {addr}: {e}")))?;
+        let admin_addr = SocketAddr::new(config.admin.address, config.admin.port);
+        let admin = AdminServer::start(Arc::clone(&db), Arc::clone(&config))
+            .await
+            .map_err(|e| {
+                Error::config("AdminPort", format!("cannot listen on {admin_addr}: {e}"))
+            })?;
         Ok(Node {
             server,
+            admin,
             db,
             maintenance,
         })
@@ -102,6 +112,11 @@ impl Node {
         self.server.local_addr()
     }
 
+    /// The address of the admin endpoint (metrics, status page, `ilion tool`).
+    pub fn admin_addr(&self) -> SocketAddr {
+        self.admin.local_addr()
+    }
+
     /// The node's column families (for tools and tests that look underneath the API).
     pub fn db(&self) -> &Arc<Db> {
         &self.db
@@ -109,6 +124,7 @@ impl Node {
 
     /// Stops accepting, lets in-flight calls finish, then makes everything durable.
     pub async fn shutdown(self) -> Result<()> {
+        self.admin.shutdown().await;
         self.server.shutdown(SHUTDOWN_GRACE).await;
         drop(self.maintenance);
         self.db.close()

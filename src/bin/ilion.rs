@@ -43,6 +43,9 @@ enum Command {
         #[arg(long, short = 'c', value_name = "PATH")]
         config: Option<PathBuf>,
     },
+    /// Operate a running node through its admin endpoint, as nodetool did (info, cfstats,
+    /// flush, compact, snapshot, drain, …)
+    Tool(ilion::tools::tool::ToolArgs),
     /// Load a Cassandra 0.6-API server, as 0.6's stress.py did (or --serve-noop: the floor)
     Stress(StressArgs),
     /// The cassandra-cli of 0.6: statements from a terminal, a script (-f, -e) or stdin
@@ -60,6 +63,10 @@ fn main() -> ExitCode {
         None => serve(cli.config.as_deref()),
         Some(Command::Serve { config }) => serve(config.as_deref().or(cli.config.as_deref())),
         Some(Command::Stress(args)) => ilion::tools::stress::run(args),
+        Some(Command::Tool(mut args)) => {
+            args.config = args.config.or(cli.config);
+            ilion::tools::tool::run(args)
+        }
         Some(Command::Cli(args)) => ilion::tools::cli::run(args),
         Some(Command::Export(args)) => ilion::migrate::cli::export(args),
         Some(Command::Import(args)) => ilion::migrate::cli::import(args),
@@ -110,6 +117,7 @@ fn serve(config: Option<&Path>) -> ExitCode {
             }
         };
         // Tests and scripts read the port from this line when ThriftPort is 0.
+        tracing::info!("admin endpoint on http://{}/", node.admin_addr());
         tracing::info!(
             "ilion {} serving cluster {cluster:?}; listening on {}",
             env!("CARGO_PKG_VERSION"),

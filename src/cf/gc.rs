@@ -21,11 +21,22 @@ type RowCandidates = (String, Vec<StoredEntry>);
 impl Db {
     /// Removes every tombstone older than GCGraceSeconds; returns how many were removed.
     pub fn purge_expired_tombstones(&self) -> Result<usize> {
+        self.purge_expired_in(&|_, _| true)
+    }
+
+    /// The purge, for the column families `only` accepts (keyspace, CF).
+    pub(crate) fn purge_expired_in(&self, only: &dyn Fn(&str, &str) -> bool) -> Result<usize> {
+        if self.is_drained() {
+            return Ok(0);
+        }
         let now = i64::from(self.now());
         let grace = i64::from(self.options.gc_grace_seconds);
         let expired = |ldt: u32| i64::from(ldt) + grace < now;
         let mut purged = 0;
-        for (keyspace, _, layout) in self.catalog.layouts() {
+        for (keyspace, cf, layout) in self.catalog.layouts() {
+            if !only(keyspace, cf) {
+                continue;
+            }
             let mut candidates: Vec<RowCandidates> = Vec::new();
             for item in self.store.tombstones(layout) {
                 let tombstone = item?;
@@ -50,6 +61,7 @@ impl Db {
             }
             purged += self.purge_rows(keyspace, candidates)?;
         }
+        crate::metrics::tombstones_purged(purged);
         Ok(purged)
     }
 
@@ -59,6 +71,9 @@ impl Db {
         let mut purged = 0;
         for (row_key, entries) in rows {
             let _guard = self.locks.lock(keyspace, &row_key);
+            if self.is_drained() {
+                break;
+            }
             purged += self.store.delete_unchanged(entries)?;
         }
         Ok(purged)

@@ -28,4 +28,13 @@ impl RowLocks {
         let stripe = &self.stripes[(hasher.finish() as usize) % STRIPES];
         stripe.lock().unwrap_or_else(|p| p.into_inner())
     }
+
+    /// Locks every stripe, in order: no row write runs until the guards are dropped. Row
+    /// writers hold one stripe at a time, so this cannot deadlock with them.
+    pub fn lock_all(&self) -> Vec<MutexGuard<'_, ()>> {
+        self.stripes
+            .iter()
+            .map(|s| s.lock().unwrap_or_else(|p| p.into_inner()))
+            .collect()
+    }
 }

@@ -9,6 +9,7 @@
 //! striped lock so that read-reconcile-write is atomic; each row mutation is one atomic
 //! storage batch.
 
+mod admin;
 mod gc;
 mod locks;
 mod range;
@@ -23,6 +24,7 @@ use locks::RowLocks;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+pub use admin::{CfScan, CfSelection, DRAINED};
 pub use gc::MaintenanceHandle;
 
 /// Seconds since the epoch, as the server's clock for tombstone local deletion times.
@@ -63,6 +65,8 @@ pub struct Db {
     schema: Arc<Schema>,
     locks: RowLocks,
     options: DbOptions,
+    /// Set by `drain`: every later write is refused.
+    drained: std::sync::atomic::AtomicBool,
 }
 
 /// A column family's definition and key layout together.
@@ -111,6 +115,7 @@ impl Db {
             schema,
             locks: RowLocks::new(),
             options,
+            drained: Default::default(),
         })
     }
 

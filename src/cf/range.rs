@@ -19,6 +19,7 @@ impl Db {
         predicate: &Predicate,
         range: &KeyRange,
     ) -> Result<Vec<KeySlice>> {
+        let started = std::time::Instant::now();
         let cf = self.cf(keyspace, &parent.column_family)?;
         let mut out = Vec::new();
         for item in self.store.rows(cf.layout, &range.bounds).take(range.count) {
@@ -26,6 +27,8 @@ impl Db {
             let columns = self.slice_row(cf, &row, parent.super_column.as_deref(), predicate)?;
             out.push(KeySlice { key, columns });
         }
+        let columns = out.iter().map(|r| r.columns.len()).sum();
+        crate::metrics::rows_read(keyspace, &parent.column_family, started, out.len(), columns);
         Ok(out)
     }
 

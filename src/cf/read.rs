@@ -27,6 +27,7 @@ impl Db {
         super_column: Option<&[u8]>,
         column: Option<&[u8]>,
     ) -> Result<ColumnOrSuper> {
+        let started = std::time::Instant::now();
         let cf = self.cf(keyspace, column_family)?;
         let row = EncodedRow::new(self.partitioner(), key);
         let found = match (super_column, column) {
@@ -36,6 +37,7 @@ impl Db {
             (Some(sc), None) => self.super_column(cf, &row, sc)?.map(ColumnOrSuper::Super),
             (None, None) => return Err(Error::invalid("column parameter is not optional")),
         };
+        crate::metrics::rows_read(keyspace, column_family, started, 1, found.is_some().into());
         found.ok_or(Error::NotFound)
     }
 
@@ -47,9 +49,13 @@ impl Db {
         parent: &ColumnParent,
         predicate: &Predicate,
     ) -> Result<Vec<ColumnOrSuper>> {
+        let started = std::time::Instant::now();
         let cf = self.cf(keyspace, &parent.column_family)?;
         let row = EncodedRow::new(self.partitioner(), key);
         self.slice_row(cf, &row, parent.super_column.as_deref(), predicate)
+            .inspect(|c| {
+                crate::metrics::rows_read(keyspace, cf.def.name.as_str(), started, 1, c.len())
+            })
     }
 
     /// `get_count`: live columns, super columns with a live subcolumn, or live subcolumns.

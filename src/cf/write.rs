@@ -59,6 +59,7 @@ impl Db {
     /// Applies one row mutation atomically. Wait on the returned [`Ack`] before telling the
     /// client the write succeeded.
     pub fn apply(&self, mutation: &RowMutation) -> Result<Ack> {
+        let started = std::time::Instant::now();
         check_key_present(&mutation.key)?;
         let now = self.now();
         let mut deltas: Vec<(CfRef<'_>, Delta)> = Vec::new();
@@ -78,12 +79,15 @@ impl Db {
         }
         let row = EncodedRow::new(self.partitioner(), &mutation.key);
         let _guard = self.locks.lock(&mutation.keyspace, &mutation.key);
+        self.refuse_if_drained()?;
         let session = self.store.row_session();
         let mut writes = RowWrites::default();
         for (cf, delta) in deltas {
             plan(&session, cf, &row, delta, now, &mut writes)?;
         }
-        session.write(writes)
+        let ack = session.write(writes)?;
+        crate::metrics::row_written(mutation, started);
+        Ok(ack)
     }
 }
 

@@ -75,6 +75,12 @@ fn cases() -> Vec<(String, String, &'static str)> {
         (with("<DataFileDirectory>data</DataFileDirectory>", "<DataFileDirectory/>"), s("DataFileDirectories/DataFileDirectory"), "at least one is required"),
         (with("<SavedCachesDirectory>caches</SavedCachesDirectory>", ""), s("SavedCachesDirectory"), "is required"),
         (with("<Seed>127.0.0.1</Seed>", ""), s("Seeds/Seed"), "at least one is required"),
+        // The admin endpoint (ilion).
+        (top("<AdminAddress>0.0.0.0</AdminAddress>"), s("AdminAddress"), "0.0.0.0 is not a loopback address: set <AdminToken>"),
+        (top("<AdminAddress>10.1.2.3</AdminAddress><AdminToken/>"), s("AdminAddress"), "is not a loopback address"),
+        (top("<AdminPort>http</AdminPort>"), s("AdminPort"), "must be an integer from 0 to 65535, not 'http'"),
+        (top("<AdminPort>65536</AdminPort>"), s("AdminPort"), "must be an integer from 0 to 65535"),
+        (top("<AdminToken>two words</AdminToken>"), s("AdminToken"), "must not contain spaces"),
         // Booleans.
         (top("<AutoBootstrap>yes</AutoBootstrap>"), s("AutoBootstrap"), "must be true or false, not 'yes'"),
         (top("<HintedHandoffEnabled>1</HintedHandoffEnabled>"), s("HintedHandoffEnabled"), "must be true or false"),

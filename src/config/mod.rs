@@ -5,6 +5,7 @@
 //! names the element or attribute at fault, as an XPath relative to `<Storage>` (for example
 //! `Keyspaces/Keyspace[@Name='Keyspace1']/ColumnFamily[@Name='Standard1']/@CompareWith`).
 
+mod admin;
 mod keyspaces;
 mod raw;
 mod schema;
@@ -19,6 +20,7 @@ mod file_tests;
 #[cfg(test)]
 mod tests;
 
+pub use admin::{AdminSettings, DEFAULT_ADMIN_PORT};
 pub use schema::{CfDef, ColumnType, KeyspaceDef, Schema, SYSTEM_KEYSPACE};
 
 use crate::error::{Error, Result};
@@ -199,6 +201,8 @@ pub struct Config {
     pub storage_cache_bytes: u64,
     /// The ilion `<Thrift…>` wire limits.
     pub limits: ThriftLimits,
+    /// ilion's admin endpoint: `<AdminAddress>`, `<AdminPort>`, `<AdminToken>`.
+    pub admin: AdminSettings,
     /// The remaining 0.6 tuning elements.
     pub tuning: Tuning,
     /// The directory holding storage-conf.xml (passwd.properties and access.properties live here).

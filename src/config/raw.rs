@@ -107,6 +107,12 @@ pub(super) struct RawStorage {
     pub thrift_read_timeout_in_seconds: Option<String>,
     #[serde(rename = "StorageCacheSizeInMB", deserialize_with = "text")]
     pub storage_cache_size_in_mb: Option<String>,
+    #[serde(rename = "AdminAddress", deserialize_with = "text")]
+    pub admin_address: Option<String>,
+    #[serde(rename = "AdminPort", deserialize_with = "text")]
+    pub admin_port: Option<String>,
+    #[serde(rename = "AdminToken", deserialize_with = "text")]
+    pub admin_token: Option<String>,
 }
 
 /// The children of a list element, in document order.

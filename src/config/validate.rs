@@ -51,6 +51,7 @@ pub(super) fn build(
         return Err(Error::config("Seeds/Seed", "at least one is required"));
     }
     let u16_max = Some(u16::MAX);
+    let thrift_port = integer("ThriftPort", raw.thrift_port.as_deref(), 9160, 0, u16_max)?;
     Ok(Config {
         cluster_name: raw
             .cluster_name
@@ -64,7 +65,7 @@ pub(super) fn build(
         saved_caches_directory,
         listen_address,
         thrift_address,
-        thrift_port: integer("ThriftPort", raw.thrift_port.as_deref(), 9160, 0, u16_max)?,
+        thrift_port,
         thrift_framed_transport: boolean(
             "ThriftFramedTransport",
             raw.thrift_framed_transport.as_deref(),
@@ -102,6 +103,7 @@ pub(super) fn build(
             1,
             Some(1 << 20),
         )? << 20,
+        admin: super::admin::admin(&raw, thrift_port)?,
         limits: limits(&raw)?,
         tuning: tuning(&raw)?,
         config_dir: config_dir.to_path_buf(),

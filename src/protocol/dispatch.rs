@@ -59,6 +59,7 @@ pub fn process<H: CassandraSyncHandler>(
         return fail(ApplicationErrorKind::UnknownMethod, why);
     };
     let args = method.args;
+    let _call = crate::metrics::call(method.name);
     // First a read-only pass: checks, charges the memory budget and notes whether the
     // arguments need rewriting at all (a stock client's never do).
     let args_at = inp.position();

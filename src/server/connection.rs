@@ -82,6 +82,7 @@ pub(super) async fn run(
                     let reply = conn
                         .process(&pending[span.message], splitter.mode())
                         .map_err(|v| v.to_string())?;
+                    crate::metrics::bytes_sent(reply.len());
                     input.consume(span.len);
                     request_started = None;
                     if let Some(gate) = conn.take_reply_gate() {
@@ -91,6 +92,7 @@ pub(super) async fn run(
                             .await
                             .map_err(|e| e.to_string())?;
                         replies.clear();
+                        let _waiting = crate::metrics::waiting_for_sync();
                         gate.await
                             .map_err(|e| format!("write not made durable, no reply sent: {e}"))?;
                     }
@@ -133,7 +135,8 @@ pub(super) async fn run(
             Ok(Err(e)) => return Err(e.to_string()),
             Ok(Ok(0)) if input.pending().is_empty() => return Ok(()),
             Ok(Ok(0)) => return Err("connection closed mid-request".into()),
-            Ok(Ok(_)) => {
+            Ok(Ok(n)) => {
+                crate::metrics::bytes_received(n);
                 request_started.get_or_insert_with(Instant::now);
             }
         }

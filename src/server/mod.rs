@@ -3,6 +3,7 @@
 //! finish and reply, close idle connections, and return once every connection is gone or the
 //! grace period has run out. Only this module (and the client) owns sockets.
 
+pub mod admin;
 mod connection;
 
 use crate::protocol::{ConnectionFactory, Limits};
@@ -128,6 +129,7 @@ async fn serve_one(
     if let Err(e) = stream.set_nodelay(true) {
         tracing::debug!("{peer}: cannot set TCP_NODELAY: {e}");
     }
+    let _open = crate::metrics::connection();
     match connection::run(stream, conn, settings, stopped).await {
         Ok(()) => tracing::debug!("{peer}: closed"),
         Err(why) => tracing::info!("{peer}: closed: {why}"),

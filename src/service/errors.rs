@@ -47,10 +47,8 @@ pub(crate) fn to_thrift(method: Method, err: Error) -> ThriftError {
 /// that declares no exception (`docs/compatibility.md#d5`: describe_splits' token strings).
 pub(crate) fn internal_with_message(method: Method, message: String) -> ThriftError {
     tracing::info!(method = method.name, %message, "request refused");
-    ThriftError::Application(ApplicationError::new(
-        ApplicationErrorKind::InternalError,
-        message,
-    ))
+    let err = ApplicationError::new(ApplicationErrorKind::InternalError, message);
+    crate::metrics::thrift_error(method.name, ThriftError::Application(err))
 }
 
 fn user<E: std::error::Error + Send + Sync + 'static>(e: E) -> ThriftError {

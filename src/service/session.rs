@@ -104,7 +104,7 @@ impl Connection for Session {
 
 /// Maps a method's result onto the Thrift result.
 fn reply<T>(method: Method, result: Result<T>) -> thrift::Result<T> {
-    result.map_err(|e| errors::to_thrift(method, e))
+    result.map_err(|e| crate::metrics::thrift_error(method.name, errors::to_thrift(method, e)))
 }
 
 type Map<V> = BTreeMap<String, V>;

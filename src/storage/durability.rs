@@ -98,7 +98,7 @@ impl Shared {
     /// One sync, recorded: waiters up to its target are released, or on failure every
     /// waiter (and every later write) is refused.
     fn sync_once(&self, force_watermark: bool) -> Result<()> {
-        let result = self.stamp_and_sync(force_watermark);
+        let result = crate::metrics::timed_sync(|| self.stamp_and_sync(force_watermark));
         let mut state = self.state();
         let outcome = match result {
             Ok(target) => {

@@ -25,6 +25,7 @@ mod memory;
 mod packed;
 mod rows;
 mod sled_engine;
+pub mod snapshot;
 mod store;
 mod values;
 mod watermark;

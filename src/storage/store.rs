@@ -13,6 +13,8 @@ use std::sync::Arc;
 /// An engine with its rows packed and its writes made durable by policy: what `cf` reads
 /// from and writes through.
 pub struct Store {
+    /// The engine itself, for whole-store copies (`snapshot`).
+    engine: Arc<dyn Engine>,
     rows: Packed,
     durability: Durability,
 }
@@ -24,9 +26,15 @@ impl Store {
     pub fn new(engine: Arc<dyn Engine>, policy: SyncPolicy, packing: Packing) -> Result<Store> {
         let durability = Durability::start(Arc::clone(&engine), policy)?;
         Ok(Store {
-            rows: Packed::new(engine, packing),
+            rows: Packed::new(Arc::clone(&engine), packing),
+            engine,
             durability,
         })
+    }
+
+    /// The engine underneath, for whole-store copies (`snapshot`).
+    pub(super) fn engine(&self) -> &dyn Engine {
+        self.engine.as_ref()
     }
 
     /// The value at a logical `key`.

@@ -4,3 +4,4 @@
 
 pub mod cli;
 pub mod stress;
+pub mod tool;

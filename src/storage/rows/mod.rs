@@ -130,6 +130,19 @@ pub struct StoredEntry {
     raw: Vec<u8>,
 }
 
+impl StoredEntry {
+    /// Bytes of its logical key and value as stored (before packing and the engine's own
+    /// overhead).
+    pub fn stored_bytes(&self) -> usize {
+        self.key.len() + self.raw.len()
+    }
+
+    /// True for a live column or subcolumn version.
+    pub fn is_live(&self) -> bool {
+        matches!(self.value, StoredValue::Cell(Cell::Live { .. }))
+    }
+}
+
 fn corrupt_key(layout: &CfLayout) -> Error {
     Error::Corrupt(format!(
         "undecodable key in column family with id {}",
@@ -253,19 +266,27 @@ impl Store {
         &'a self,
         layout: &'a CfLayout,
     ) -> impl Iterator<Item = Result<StoredEntry>> + 'a {
+        self.entries(layout).filter(|entry| {
+            !matches!(
+                entry,
+                Ok(StoredEntry {
+                    value: StoredValue::Cell(Cell::Live { .. }),
+                    ..
+                })
+            )
+        })
+    }
+
+    /// Every entry of one column family — markers, live columns and tombstones — in key
+    /// order (rows in token order, each row's entries together).
+    pub fn entries<'a>(
+        &'a self,
+        layout: &'a CfLayout,
+    ) -> impl Iterator<Item = Result<StoredEntry>> + 'a {
         self.scan(Bound::Included(layout.cf_prefix()), layout.cf_end(), false)
             .filter_map(move |item| match item {
                 Err(e) => Some(Err(e)),
                 Ok((key, raw)) => stored_entry(layout, key, raw),
-            })
-            .filter(|entry| {
-                !matches!(
-                    entry,
-                    Ok(StoredEntry {
-                        value: StoredValue::Cell(Cell::Live { .. }),
-                        ..
-                    })
-                )
             })
     }
 
