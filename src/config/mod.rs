@@ -76,6 +76,16 @@ pub enum DiskAccessMode {
     Standard,
 }
 
+/// `<StorageEngine>` (ilion extension): the engine a new data directory is created with. An
+/// existing directory keeps the engine that wrote it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StorageEngine {
+    /// `sled` (the default).
+    Sled,
+    /// `fjall`.
+    Fjall,
+}
+
 /// Wire limits (spec E4), configurable through ilion's own elements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ThriftLimits {
@@ -157,7 +167,7 @@ pub struct Config {
     pub commit_log_sync: CommitLogSync,
     /// `<CommitLogDirectory>`, absolute.
     pub commit_log_directory: PathBuf,
-    /// `<DataFileDirectories>`, absolute, at least one; sled lives in the first.
+    /// `<DataFileDirectories>`, absolute, at least one; the store lives in the first.
     pub data_file_directories: Vec<PathBuf>,
     /// `<SavedCachesDirectory>`, absolute.
     pub saved_caches_directory: PathBuf,
@@ -188,8 +198,10 @@ pub struct Config {
     pub gc_grace_seconds: u32,
     /// `<RpcTimeoutInMillis>`.
     pub rpc_timeout_ms: u64,
-    /// `<StorageCacheSizeInMB>` (ilion extension), in bytes: sled's page cache.
+    /// `<StorageCacheSizeInMB>` (ilion extension), in bytes: the engine's cache.
     pub storage_cache_bytes: u64,
+    /// `<StorageEngine>` (ilion), `sled` when absent.
+    pub storage_engine: StorageEngine,
     /// The ilion `<Thrift…>` wire limits.
     pub limits: ThriftLimits,
     /// The remaining 0.6 tuning elements.

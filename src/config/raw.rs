@@ -106,6 +106,8 @@ pub(super) struct RawStorage {
     pub thrift_read_timeout_in_seconds: Option<String>,
     #[serde(rename = "StorageCacheSizeInMB", deserialize_with = "text")]
     pub storage_cache_size_in_mb: Option<String>,
+    #[serde(rename = "StorageEngine", deserialize_with = "text")]
+    pub storage_engine: Option<String>,
 }
 
 /// The children of a list element, in document order.

@@ -1,8 +1,8 @@
 //! The durability watermark: a small file beside the engine's own, recording the highest
 //! store generation known to be on disk. sled and fjall recover from a crash by dropping a
 //! torn tail, and treat a damaged log the same way — they open what they can read, silently.
-//! Every sync stamps a generation number into the store; the watermark file (rewritten atomically, at most once
-//! a second and at close) remembers the last synced one. At start-up a store whose generation
+//! Every sync stamps a generation number into the store; the watermark file (rewritten
+//! atomically, at most once a second and at close) remembers the last synced one. At start-up a store whose generation
 //! is below the watermark has lost writes that were durable: it is damaged, and ilion refuses
 //! to serve it rather than carry on with a silently shorter history.
 
