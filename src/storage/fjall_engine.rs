@@ -4,14 +4,18 @@
 //! whole ordered key space. Every write batch is one journal record with a checksum, so after
 //! a crash a batch is replayed whole or not at all. Writes are only buffered by fjall;
 //! [`FjallEngine::sync`] writes the journal buffer out and `fsync`s the journal file, so
-//! "synced" means on disk.
+//! "synced" means on disk. Keys longer than fjall allows are kept in buckets (`long_keys`).
+
+mod long_keys;
 
 use super::engine::{range_is_empty, Batch, Engine, Scan};
 use super::Watermark;
 use crate::error::{Error, Result};
+use std::collections::BTreeMap;
 use std::fs;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The one keyspace holding everything.
@@ -38,6 +42,9 @@ pub struct FjallEngine {
     db: fjall::Database,
     data: fjall::Keyspace,
     dir: PathBuf,
+    /// Serialises the read-modify-write of long-key buckets (rows of different locks may
+    /// share one).
+    buckets: Mutex<()>,
 }
 
 fn fjall_err(e: fjall::Error) -> Error {
@@ -70,7 +77,50 @@ impl FjallEngine {
             db,
             data,
             dir: dir.to_path_buf(),
+            buckets: Mutex::new(()),
         })
+    }
+
+    /// The entries of the bucket stored under `bucket` (empty when there is none).
+    fn bucket(&self, bucket: &[u8]) -> Result<BTreeMap<Vec<u8>, Vec<u8>>> {
+        match self.data.get(bucket).map_err(fjall_err)? {
+            Some(value) => long_keys::decode(bucket, &value),
+            None => Ok(BTreeMap::new()),
+        }
+    }
+
+    /// Applies writes, some to long keys: their buckets are read, changed and written back
+    /// in the same fjall batch.
+    fn apply_with_buckets(&self, ops: BTreeMap<Vec<u8>, Option<Vec<u8>>>) -> Result<()> {
+        let _buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        let mut batch = self.db.batch();
+        let mut changed: BTreeMap<Vec<u8>, BTreeMap<Vec<u8>, Vec<u8>>> = BTreeMap::new();
+        for (key, value) in ops {
+            let Some(bucket) = long_keys::bucket_of(&key) else {
+                match value {
+                    Some(v) => batch.insert(&self.data, key, v),
+                    None => batch.remove(&self.data, key),
+                }
+                continue;
+            };
+            if !changed.contains_key(&bucket) {
+                let entries = self.bucket(&bucket)?;
+                changed.insert(bucket.clone(), entries);
+            }
+            let entries = changed.entry(bucket).or_default();
+            match value {
+                Some(v) => entries.insert(key, v),
+                None => entries.remove(&key),
+            };
+        }
+        for (bucket, entries) in changed {
+            if entries.is_empty() {
+                batch.remove(&self.data, bucket);
+            } else {
+                batch.insert(&self.data, bucket, long_keys::encode(&entries));
+            }
+        }
+        batch.commit().map_err(fjall_err)
     }
 }
 
@@ -129,29 +179,46 @@ fn check_directory(dir: &Path) -> Result<()> {
 
 impl Engine for FjallEngine {
     fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        Ok(self.data.get(key).map_err(fjall_err)?.map(|v| v.to_vec()))
+        match long_keys::bucket_of(key) {
+            None => Ok(self.data.get(key).map_err(fjall_err)?.map(|v| v.to_vec())),
+            Some(bucket) => Ok(self.bucket(&bucket)?.remove(key)),
+        }
     }
 
     fn scan(&self, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>, reverse: bool) -> Scan<'_> {
         if range_is_empty(&lower, &upper) {
             return Box::new(std::iter::empty());
         }
-        let iter = self.data.range::<Vec<u8>, _>((lower, upper));
+        let stored = (
+            long_keys::stored_bound(&lower),
+            long_keys::stored_bound(&upper),
+        );
+        let iter = self.data.range::<Vec<u8>, _>(stored);
         let convert = |guard: fjall::Guard| {
             guard
                 .into_inner()
                 .map(|(k, v)| (k.to_vec(), v.to_vec()))
                 .map_err(fjall_err)
         };
-        if reverse {
+        let stored: Box<dyn Iterator<Item = Result<_>> + Send> = if reverse {
             Box::new(iter.rev().map(convert))
         } else {
             Box::new(iter.map(convert))
-        }
+        };
+        Box::new(long_keys::Expand {
+            stored,
+            lower,
+            upper,
+            reverse,
+            pending: Vec::new(),
+        })
     }
 
     fn apply(&self, batch: Batch) -> Result<()> {
         let mut ops = batch.into_ops();
+        if ops.iter().any(|(key, _)| key.len() > long_keys::DIRECT) {
+            return self.apply_with_buckets(ops.into_iter().collect());
+        }
         // A single write is one journal record by itself.
         if ops.len() == 1 {
             let (key, value) = ops.pop().unwrap_or_default();
@@ -160,6 +227,9 @@ impl Engine for FjallEngine {
                 None => self.data.remove(key).map_err(fjall_err),
             };
         }
+        // All writes of a fjall batch share one sequence number, so which of two writes to
+        // one key wins is not defined there: keep only the last of each.
+        let ops: BTreeMap<Vec<u8>, Option<Vec<u8>>> = ops.into_iter().collect();
         let mut fjall_batch = self.db.batch();
         for (key, value) in ops {
             match value {

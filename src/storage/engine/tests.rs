@@ -154,3 +154,69 @@ fn a_store_in_use_is_refused() {
         );
     }
 }
+
+/// Keys around and past fjall's 64 KiB key limit keep byte order, bounds and batches.
+#[test]
+fn long_keys_behave_like_short_ones() {
+    let long = |fill: u8, len: usize, tail: &[u8]| {
+        let mut key = vec![fill; len];
+        key.extend_from_slice(tail);
+        key
+    };
+    let keys = [
+        long(5, 65_533, b""),
+        long(5, 65_534, b""),
+        long(5, 65_534, b"\0"),
+        long(5, 65_534, b"\x01"),
+        long(5, 65_534, b"\x01\0"),
+        long(5, 70_000, b""),
+        long(5, 65_533, b"\x06 after"),
+        long(4, 70_000, b""),
+        long(6, 10, b""),
+        long(5, 140_000, b"\xff"),
+    ];
+    for (name, engine, _dir) in engines() {
+        let mut model = std::collections::BTreeMap::new();
+        let mut batch = Batch::default();
+        for (i, key) in keys.iter().enumerate() {
+            batch.put(key.clone(), vec![i as u8]);
+            model.insert(key.clone(), vec![i as u8]);
+        }
+        engine.apply(batch).unwrap();
+        let mut batch = Batch::default();
+        batch.delete(keys[3].clone());
+        batch.put(keys[5].clone(), b"new".to_vec());
+        batch.delete(keys[7].clone());
+        engine.apply(batch).unwrap();
+        model.remove(&keys[3]);
+        model.insert(keys[5].clone(), b"new".to_vec());
+        model.remove(&keys[7]);
+
+        for key in &keys {
+            assert_eq!(engine.get(key).unwrap(), model.get(key).cloned(), "{name}");
+        }
+        let bounds = [
+            (Bound::Unbounded, Bound::Unbounded),
+            (
+                Bound::Excluded(keys[2].clone()),
+                Bound::Included(keys[9].clone()),
+            ),
+            (
+                Bound::Included(keys[4].clone()),
+                Bound::Excluded(keys[9].clone()),
+            ),
+            (Bound::Included(long(5, 66_000, b"")), Bound::Unbounded),
+        ];
+        for (lower, upper) in bounds {
+            let want: Vec<Vec<u8>> = model
+                .range((lower.clone(), upper.clone()))
+                .map(|(k, _)| k.clone())
+                .collect();
+            let got = collect(engine.scan(lower.clone(), upper.clone(), false));
+            assert!(got == want, "{name}: forward scan differs");
+            let mut got = collect(engine.scan(lower, upper, true));
+            got.reverse();
+            assert!(got == want, "{name}: reverse scan differs");
+        }
+    }
+}
