@@ -68,3 +68,58 @@ fn a_damaged_store_is_refused_not_reset() {
         }
     }
 }
+
+/// fjall's sorted tables carry block checksums: a damaged table is an error, never a panic
+/// or a silently shorter store.
+#[test]
+fn a_damaged_fjall_table_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = open_store(dir.path(), EngineKind::Fjall).unwrap();
+        // More than a memtable, so fjall writes sorted tables.
+        for i in 0..12_000u32 {
+            let mut batch = Batch::default();
+            batch.put(meta_key(&i.to_be_bytes()), vec![(i % 251) as u8; 4000]);
+            store.write_batch(batch).unwrap();
+        }
+        store.close().unwrap();
+    }
+    let tables: Vec<PathBuf> = walk(dir.path())
+        .into_iter()
+        .filter(|p| p.parent().is_some_and(|d| d.ends_with("tables")))
+        .filter(|p| p.components().any(|c| c.as_os_str() == "1"))
+        .collect();
+    assert!(!tables.is_empty(), "fjall wrote no table");
+    for table in &tables {
+        let mut bytes = std::fs::read(table).unwrap();
+        let len = bytes.len();
+        for b in &mut bytes[len / 4..len / 4 + 4096] {
+            *b ^= 0x5a;
+        }
+        std::fs::write(table, &bytes).unwrap();
+    }
+    let result = open_store(dir.path(), EngineKind::Fjall).and_then(|store| {
+        for i in 0..12_000u32 {
+            store.get(&meta_key(&i.to_be_bytes()))?;
+        }
+        Ok(())
+    });
+    match result {
+        Err(crate::Error::Corrupt(m)) => assert!(m.contains("Checksum"), "{m}"),
+        Err(other) => panic!("unexpected error {other}"),
+        Ok(()) => panic!("a damaged table read as if nothing happened"),
+    }
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
