@@ -131,3 +131,6 @@ impl<I: Iterator<Item = Result<KvPair>>> Iterator for Expand<I> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
