@@ -6,9 +6,9 @@
 #   npm:  thrift (into clients/node)
 # then: rustfmt, clippy, rustdoc with warnings denied, module borders, the check that
 # src/protocol/generated.rs is the Thrift compiler's output (the one step that needs the
-# compiler; `cargo test` does not), cargo tests, the release build, the Python suite against
-# the release binary, and the client suites. A missing tool is an error, never a skipped test.
-# .ci/run calls exactly this script.
+# compiler; `cargo test` does not), cargo tests (the wire suites a second time on the fjall
+# engine), the release build, the Python suite against the release binary, and the client
+# suites. A missing tool is an error, never a skipped test. .ci/run calls exactly this script.
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -73,6 +73,11 @@ step "generated code matches the IDL"
 ./scripts/gen-thrift.sh --check
 step "cargo test (release)"
 cargo test --release
+# The unit, model and crash tests cover both engines in the run above; the wire suites run
+# on sled there (ILION_TEST_ENGINE unset) and once more here on fjall.
+step "wire suites on the fjall engine"
+ILION_TEST_ENGINE=fjall cargo test --release --test e2e
+ILION_TEST_ENGINE=fjall cargo test --release --test server -- durability_wire hostile_input
 step "release build"
 cargo build --release
 

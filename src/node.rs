@@ -1,17 +1,17 @@
 //! A running ilion node: the wiring from a validated [`Config`] to a serving Thrift port —
-//! data directories, the sled store, the column families, the API service, the server, the
-//! admin endpoint (`server::admin`), and tombstone maintenance — and the orderly way down
-//! (stop accepting, finish in-flight calls, make everything durable). The binary and the
-//! end-to-end tests both start nodes this way.
+//! data directories, the store (on the engine its directory was created with), the column
+//! families, the API service, the server, the admin endpoint (`server::admin`), and tombstone
+//! maintenance — and the orderly way down (stop accepting, finish in-flight calls, make
+//! everything durable). The binary and the end-to-end tests both start nodes this way.
 
 use crate::cf::{Db, DbOptions, MaintenanceHandle};
-use crate::config::{CommitLogSync, Config};
+use crate::config::{CommitLogSync, Config, StorageEngine};
 use crate::error::{Error, Result};
 use crate::protocol::{ConnectionFactory, Limits};
 use crate::server::admin::AdminServer;
 use crate::server::{RunningServer, ServerSettings};
 use crate::service::Service;
-use crate::storage::{SledEngine, SyncPolicy};
+use crate::storage::{open_engine, EngineKind, SyncPolicy};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,7 +22,8 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(4);
 /// Longest pause between two tombstone purges.
 const MAX_PURGE_INTERVAL: Duration = Duration::from_secs(3600);
 
-/// Opens the column families of `config` over a sled store in its first data directory.
+/// Opens the column families of `config` over the store in its first data directory: a new
+/// store on the `<StorageEngine>` configured, an existing one on the engine that created it.
 pub fn open_db(config: &Config) -> Result<Arc<Db>> {
     config.create_directories()?;
     let dir = config.data_file_directories.first().ok_or_else(|| {
@@ -31,7 +32,17 @@ pub fn open_db(config: &Config) -> Result<Arc<Db>> {
             "at least one DataFileDirectory is required",
         )
     })?;
-    let engine = Arc::new(SledEngine::open(dir, config.storage_cache_bytes)?);
+    let requested = match config.storage_engine {
+        StorageEngine::Sled => EngineKind::Sled,
+        StorageEngine::Fjall => EngineKind::Fjall,
+    };
+    let opened = open_engine(dir, requested, config.storage_cache_bytes)?;
+    tracing::info!(
+        "store in {} opened on the {} engine",
+        dir.display(),
+        opened.kind.name()
+    );
+    let engine = opened.engine;
     let initial_token = config
         .initial_token
         .as_deref()

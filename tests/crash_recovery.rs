@@ -4,7 +4,8 @@
 //! `docs/durability.md#promise` (tested as `docs/durability.md#tests` lists): in batch mode
 //! every acknowledged write is present, and in every mode each row mutation is all-or-nothing
 //! (both column families, every column). Repeated kill/reopen cycles on one directory check
-//! that recovery itself leaves a consistent store.
+//! that recovery itself leaves a consistent store. Every test runs on both engines, sled and
+//! fjall.
 
 // Test code: a failed unwrap is a failed test, and the helpers outside #[test] fns count too.
 #![allow(clippy::unwrap_used)]
@@ -16,7 +17,7 @@ use ilion::model::{
     Change, Column, ColumnOrSuper, ColumnParent, Predicate, RowMutation, SliceRange,
 };
 use ilion::partitioner::Partitioner;
-use ilion::storage::{SledEngine, SyncPolicy};
+use ilion::storage::{open_engine, EngineKind, SyncPolicy};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -55,8 +56,10 @@ fn schema() -> Arc<Schema> {
     })
 }
 
-fn open(dir: &Path, sync: SyncPolicy) -> Db {
-    let engine = Arc::new(SledEngine::open(dir, 16 << 20).expect("store reopens after a crash"));
+fn open(dir: &Path, kind: EngineKind, sync: SyncPolicy) -> Db {
+    let opened = open_engine(dir, kind, 16 << 20).expect("store reopens after a crash");
+    assert_eq!(opened.kind, kind, "the store keeps its engine");
+    let engine = opened.engine;
     let options = DbOptions {
         partitioner: Partitioner::Random,
         sync,
@@ -100,8 +103,8 @@ fn mutation(writer: usize, n: usize) -> RowMutation {
 }
 
 /// The child: writes forever and prints "w n" after each acknowledged mutation.
-fn run_writer(dir: &Path, mode: &str, start: usize) {
-    let db = Arc::new(open(dir, policy(mode)));
+fn run_writer(dir: &Path, kind: EngineKind, mode: &str, start: usize) {
+    let db = Arc::new(open(dir, kind, policy(mode)));
     let out = Arc::new(std::sync::Mutex::new(std::io::stdout()));
     let threads: Vec<_> = (0..WRITERS)
         .map(|w| {
@@ -160,10 +163,19 @@ fn read_row(db: &Db, key: &str) -> (usize, usize, Vec<Vec<u8>>) {
 }
 
 /// Runs the child until it has acknowledged `acks` mutations, kills it, returns what it acked.
-fn crash_writer(dir: &Path, mode: &str, start: usize, acks: usize) -> Vec<(usize, usize)> {
+fn crash_writer(
+    dir: &Path,
+    kind: EngineKind,
+    mode: &str,
+    start: usize,
+    acks: usize,
+) -> Vec<(usize, usize)> {
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args(["--exact", "child_writer", "--nocapture", "--test-threads=1"])
-        .env(CHILD_ENV, format!("{}|{mode}|{start}", dir.display()))
+        .env(
+            CHILD_ENV,
+            format!("{}|{}|{mode}|{start}", dir.display(), kind.name()),
+        )
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -185,18 +197,28 @@ fn crash_writer(dir: &Path, mode: &str, start: usize, acks: usize) -> Vec<(usize
     acked
 }
 
-fn check_after_crash(dir: &Path, mode: &str, acked: &[(usize, usize)], start: usize, end: usize) {
-    let db = open(dir, policy(mode));
+fn check_after_crash(
+    dir: &Path,
+    kind: EngineKind,
+    mode: &str,
+    acked: &[(usize, usize)],
+    start: usize,
+    end: usize,
+) {
+    let db = open(dir, kind, policy(mode));
     for &(w, n) in acked {
         let (a, b, values) = read_row(&db, &format!("{w}-{n}"));
         if mode == "batch" {
             assert_eq!(
                 (a, b),
                 (COLUMNS, COLUMNS),
-                "acknowledged mutation {w}-{n} lost"
+                "{kind:?}: acknowledged mutation {w}-{n} lost"
             );
         }
-        assert!(values.len() <= 1, "row {w}-{n} mixes mutations: {values:?}");
+        assert!(
+            values.len() <= 1,
+            "{kind:?}: row {w}-{n} mixes mutations: {values:?}"
+        );
     }
     // Every row ever attempted is all-or-nothing, acknowledged or not.
     for w in 0..WRITERS {
@@ -204,7 +226,7 @@ fn check_after_crash(dir: &Path, mode: &str, acked: &[(usize, usize)], start: us
             let (a, b, _) = read_row(&db, &format!("{w}-{n}"));
             assert!(
                 (a, b) == (0, 0) || (a, b) == (COLUMNS, COLUMNS),
-                "row {w}-{n} is torn: A={a} B={b}"
+                "{kind:?}: row {w}-{n} is torn: A={a} B={b}"
             );
         }
     }
@@ -216,33 +238,45 @@ fn child_writer() {
     // Only does something when re-run by the crash tests below.
     if let Ok(spec) = std::env::var(CHILD_ENV) {
         let mut parts = spec.split('|');
-        let (dir, mode, start) = (
+        let (dir, kind, mode, start) = (
+            parts.next().unwrap(),
             parts.next().unwrap(),
             parts.next().unwrap(),
             parts.next().unwrap(),
         );
-        run_writer(Path::new(dir), mode, start.parse().unwrap());
+        let kind = EngineKind::from_name(kind).unwrap();
+        run_writer(Path::new(dir), kind, mode, start.parse().unwrap());
     }
 }
 
-fn crash_cycles(mode: &str) {
+fn crash_cycles(kind: EngineKind, mode: &str) {
     let dir = tempfile::tempdir().unwrap();
     let mut start = 0;
     for round in 0..3 {
-        let acked = crash_writer(dir.path(), mode, start, 150 + round * 100);
+        let acked = crash_writer(dir.path(), kind, mode, start, 150 + round * 100);
         assert!(!acked.is_empty());
         let end = acked.iter().map(|(_, n)| n + 1).max().unwrap() + 50;
-        check_after_crash(dir.path(), mode, &acked, start, end);
+        check_after_crash(dir.path(), kind, mode, &acked, start, end);
         start = end;
     }
 }
 
 #[test]
 fn batch_mode_keeps_every_acknowledged_write_across_kill_9() {
-    crash_cycles("batch");
+    crash_cycles(EngineKind::Sled, "batch");
 }
 
 #[test]
 fn periodic_mode_keeps_row_mutations_atomic_across_kill_9() {
-    crash_cycles("periodic");
+    crash_cycles(EngineKind::Sled, "periodic");
+}
+
+#[test]
+fn fjall_batch_mode_keeps_every_acknowledged_write_across_kill_9() {
+    crash_cycles(EngineKind::Fjall, "batch");
+}
+
+#[test]
+fn fjall_periodic_mode_keeps_row_mutations_atomic_across_kill_9() {
+    crash_cycles(EngineKind::Fjall, "periodic");
 }

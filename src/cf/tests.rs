@@ -1,11 +1,11 @@
-//! Behaviour tables from `docs/api.md#data-model` and `#reads`, each run on the sled engine and
-//! on the in-memory twin.
+//! Behaviour tables from `docs/api.md#data-model` and `#reads`, each run on the sled and fjall
+//! engines and on the in-memory twin.
 
 use super::*;
 use crate::comparator::Comparator;
 use crate::config::{CfDef, ColumnType, KeyspaceDef};
 use crate::model::*;
-use crate::storage::{MemoryEngine, SledEngine};
+use crate::storage::{FjallEngine, MemoryEngine, SledEngine};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 const KS: &str = "Keyspace1";
@@ -63,13 +63,15 @@ fn fixture(partitioner: Partitioner) -> Fixture {
         clock: Arc::new(move || c.load(Ordering::SeqCst)),
     };
     let dir = tempfile::tempdir().unwrap();
-    let sled = Arc::new(SledEngine::open(dir.path(), 8 << 20).unwrap());
+    let sled = Arc::new(SledEngine::open(&dir.path().join("sled"), 8 << 20).unwrap());
+    let fjall = Arc::new(FjallEngine::open(&dir.path().join("fjall"), 8 << 20).unwrap());
     let dbs = vec![
         (
             "memory",
             Db::open(Arc::new(MemoryEngine::new()), schema(), options.clone()).unwrap(),
         ),
-        ("sled", Db::open(sled, schema(), options).unwrap()),
+        ("sled", Db::open(sled, schema(), options.clone()).unwrap()),
+        ("fjall", Db::open(fjall, schema(), options).unwrap()),
     ];
     Fixture {
         dbs,

@@ -84,6 +84,16 @@ pub enum DiskAccessMode {
     Standard,
 }
 
+/// `<StorageEngine>` (ilion extension): the engine a new data directory is created with. An
+/// existing directory keeps the engine that wrote it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StorageEngine {
+    /// `sled` (the default).
+    Sled,
+    /// `fjall`.
+    Fjall,
+}
+
 /// Wire limits (`docs/compatibility.md#e4`), configurable through ilion's own elements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ThriftLimits {
@@ -165,7 +175,7 @@ pub struct Config {
     pub commit_log_sync: CommitLogSync,
     /// `<CommitLogDirectory>`, absolute.
     pub commit_log_directory: PathBuf,
-    /// `<DataFileDirectories>`, absolute, at least one; sled lives in the first.
+    /// `<DataFileDirectories>`, absolute, at least one; the store lives in the first.
     pub data_file_directories: Vec<PathBuf>,
     /// `<SavedCachesDirectory>`, absolute.
     pub saved_caches_directory: PathBuf,
@@ -197,8 +207,10 @@ pub struct Config {
     pub gc_grace_seconds: u32,
     /// `<RpcTimeoutInMillis>`.
     pub rpc_timeout_ms: u64,
-    /// `<StorageCacheSizeInMB>` (ilion extension), in bytes: sled's page cache.
+    /// `<StorageCacheSizeInMB>` (ilion extension), in bytes: the engine's cache.
     pub storage_cache_bytes: u64,
+    /// `<StorageEngine>` (ilion), `sled` when absent.
+    pub storage_engine: StorageEngine,
     /// The ilion `<Thrift…>` wire limits.
     pub limits: ThriftLimits,
     /// ilion's admin endpoint: `<AdminAddress>`, `<AdminPort>`, `<AdminToken>`.

@@ -113,6 +113,8 @@ pub(super) struct RawStorage {
     pub admin_port: Option<String>,
     #[serde(rename = "AdminToken", deserialize_with = "text")]
     pub admin_token: Option<String>,
+    #[serde(rename = "StorageEngine", deserialize_with = "text")]
+    pub storage_engine: Option<String>,
 }
 
 /// The children of a list element, in document order.

@@ -92,6 +92,7 @@ const FULL: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
   <ThriftIdleTimeoutInSeconds>60</ThriftIdleTimeoutInSeconds>
   <ThriftReadTimeoutInSeconds>5</ThriftReadTimeoutInSeconds>
   <StorageCacheSizeInMB>64</StorageCacheSizeInMB>
+  <StorageEngine>fjall</StorageEngine>
 </Storage>
 "#;
 
@@ -176,6 +177,7 @@ fn every_element_reads_to_its_value() {
         }
     );
     assert_eq!(c.storage_cache_bytes, 64 << 20);
+    assert_eq!(c.storage_engine, StorageEngine::Fjall);
     assert_eq!(
         c.tuning,
         Tuning {
@@ -276,6 +278,7 @@ fn absent_elements_take_their_defaults() {
     assert_eq!(c.gc_grace_seconds, 864_000);
     assert_eq!(c.rpc_timeout_ms, 2000);
     assert_eq!(c.storage_cache_bytes, 128 << 20);
+    assert_eq!(c.storage_engine, StorageEngine::Sled);
     assert_eq!(c.limits, ThriftLimits::default());
     assert_eq!(c.tuning.index_interval, 128);
     assert_eq!(c.tuning.phi_convict_threshold, 8);

@@ -1,12 +1,16 @@
 //! The second half of reading storage-conf.xml: the one validation pass over the top-level
-//! elements (`docs/api.md#config`, and ilion's `PasswordMode`), turning [`RawStorage`] into a
+//! elements (`docs/api.md#config`, and ilion's own such as `PasswordMode` and
+//! `StorageEngine`), turning [`RawStorage`] into a
 //! [`Config`]. Defaults live here, next to their checks; keyspaces and column families are
 //! handed to `keyspaces`, the numeric knobs to `tuning`.
 
 use super::raw::{DataFileDirectoriesChild, RawStorage, SeedsChild};
 use super::tuning::{limits, tuning};
 use super::values::{address, boolean, decimal, directory, integer};
-use super::{keyspaces, AuthenticatorKind, CommitLogSync, Config, DiskAccessMode, PasswordMode};
+use super::{
+    keyspaces, AuthenticatorKind, CommitLogSync, Config, DiskAccessMode, PasswordMode,
+    StorageEngine,
+};
 use crate::error::{Error, Result};
 use crate::partitioner::Partitioner;
 use std::net::IpAddr;
@@ -104,6 +108,7 @@ pub(super) fn build(
             Some(1 << 20),
         )? << 20,
         admin: super::admin::admin(&raw, thrift_port)?,
+        storage_engine: storage_engine(raw.storage_engine.as_deref())?,
         limits: limits(&raw)?,
         tuning: tuning(&raw)?,
         config_dir: config_dir.to_path_buf(),
@@ -112,7 +117,7 @@ pub(super) fn build(
     })
 }
 
-/// sled's page cache when `<StorageCacheSizeInMB>` is absent: enough for a few hundred
+/// The engine's cache when `<StorageCacheSizeInMB>` is absent: enough for a few hundred
 /// thousand small rows, while the whole server stays within 200 MiB of memory.
 const DEFAULT_STORAGE_CACHE_MB: u64 = 128;
 
@@ -168,6 +173,17 @@ fn password_mode(value: Option<&str>) -> Result<PasswordMode> {
         Some(v) => Err(Error::config(
             "PasswordMode",
             format!("must be PLAIN or MD5, not '{v}'"),
+        )),
+    }
+}
+
+fn storage_engine(value: Option<&str>) -> Result<StorageEngine> {
+    match value {
+        None | Some("sled") => Ok(StorageEngine::Sled),
+        Some("fjall") => Ok(StorageEngine::Fjall),
+        Some(v) => Err(Error::config(
+            "StorageEngine",
+            format!("must be sled or fjall, not '{v}'"),
         )),
     }
 }

@@ -1,9 +1,10 @@
-//! Storage: the only user of sled, and the owner of every byte layout. It is built in
+//! Storage: the only user of the engines (sled, fjall), and the owner of every byte layout. It is built in
 //! layers, each over the one before:
 //!
 //! 1. **engine** — the narrow [`Engine`] interface of an ordered key-value store (get, scan
-//!    forward/reverse, atomic [`Batch`], durable sync), with [`SledEngine`] and its
-//!    in-memory twin [`MemoryEngine`];
+//!    forward/reverse, atomic [`Batch`], durable sync), with [`SledEngine`], [`FjallEngine`]
+//!    and their in-memory twin [`MemoryEngine`]; `choice` picks the engine of a new data
+//!    directory and remembers it ([`open_engine`]);
 //! 2. **packing** — `packed`: the entries of each row stored together in a few engine
 //!    values (chunks), behind logical get/scan/plan;
 //! 3. **row store and durability** — [`Store`] puts packing and the `CommitLogSync` policy
@@ -17,9 +18,11 @@
 //! directory written under a different schema or partitioner.
 
 mod catalog;
+mod choice;
 mod durability;
 mod encoding;
 mod engine;
+mod fjall_engine;
 mod keys;
 mod memory;
 mod packed;
@@ -31,8 +34,10 @@ mod values;
 mod watermark;
 
 pub use catalog::{Catalog, CfDescriptor};
+pub use choice::{open_engine, EngineKind, OpenedEngine, ENGINE_FILE};
 pub use durability::{Ack, SyncPolicy};
 pub use engine::{Batch, Engine, KvPair, Scan};
+pub use fjall_engine::FjallEngine;
 pub use keys::{CfLayout, Entry};
 pub use memory::MemoryEngine;
 pub use packed::{Packing, MAX_CHUNK_BYTES};

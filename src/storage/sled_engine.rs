@@ -128,18 +128,15 @@ fn open_sled(dir: &Path, cache_bytes: u64) -> Result<sled::Db> {
     }
 }
 
-/// Refuses a non-empty directory without sled's files; creates a missing one. Returns true
-/// when the store is new.
+/// Refuses a non-empty directory without sled's files (ilion's own files aside); creates a
+/// missing one. Returns true when the store is new.
 fn check_directory(dir: &Path) -> Result<bool> {
     if !dir.exists() {
         fs::create_dir_all(dir)
             .map_err(|e| Error::Storage(format!("cannot create {}: {e}", dir.display())))?;
         return Ok(true);
     }
-    let mut entries = fs::read_dir(dir)
-        .map_err(|e| Error::Storage(format!("cannot read {}: {e}", dir.display())))?
-        .peekable();
-    if entries.peek().is_none() {
+    if super::choice::holds_only_ilion_files(dir)? {
         return Ok(true);
     }
     if let Some(missing) = SLED_FILES.iter().find(|f| !dir.join(f).is_file()) {

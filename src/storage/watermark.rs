@@ -1,8 +1,8 @@
-//! The durability watermark: a small file beside sled's own, recording the highest store
-//! generation known to be on disk. sled recovers from a crash by dropping a torn tail, and it
-//! treats a damaged log the same way — it opens what it can read, silently. Every sync stamps
-//! a generation number into the store; the watermark file (rewritten atomically, at most once
-//! a second and at close) remembers the last synced one. At start-up a store whose generation
+//! The durability watermark: a small file beside the engine's own, recording the highest
+//! store generation known to be on disk. sled and fjall recover from a crash by dropping a
+//! torn tail, and treat a damaged log the same way — they open what they can read, silently.
+//! Every sync stamps a generation number into the store; the watermark file (rewritten
+//! atomically, at most once a second and at close) remembers the last synced one. At start-up a store whose generation
 //! is below the watermark has lost writes that were durable: it is damaged, and ilion refuses
 //! to serve it rather than carry on with a silently shorter history.
 
@@ -64,7 +64,7 @@ impl Watermark {
         if store_generation < recorded {
             return Err(Error::Corrupt(format!(
                 "the store in {} is damaged: it reads as generation {store_generation}, but \
-                 generation {recorded} was already on disk (sled dropped data it could not \
+                 generation {recorded} was already on disk (the engine dropped data it could not \
                  read). Restore it from a backup; if you restored an older copy on purpose, \
                  delete {} to accept it",
                 self.path.parent().unwrap_or(Path::new(".")).display(),

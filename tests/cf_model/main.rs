@@ -1,7 +1,7 @@
 //! Model-based randomised test of `cf`: random sequences of row mutations (inserts, column,
 //! super-column and row deletes mixed in one batch) and reads (slices, counts, gets, range
 //! slices) on Standard and Super CFs, compared against the naive model in `model.rs`, on the
-//! sled engine and the in-memory twin, under each partitioner. Shrunk failures are pinned in
+//! sled and fjall engines and the in-memory twin, under each partitioner. Shrunk failures are pinned in
 //! `regressions.rs`.
 
 // Test code: a failed unwrap is a failed test, and the helpers outside #[test] fns count too.
@@ -15,7 +15,7 @@ use ilion::comparator::Comparator;
 use ilion::config::{CfDef, ColumnType, KeyspaceDef, Schema};
 use ilion::model::*;
 use ilion::partitioner::Partitioner;
-use ilion::storage::{Engine, MemoryEngine, SledEngine, SyncPolicy};
+use ilion::storage::{Engine, FjallEngine, MemoryEngine, SledEngine, SyncPolicy};
 use model::Model;
 use proptest::prelude::*;
 use std::sync::Arc;
@@ -201,6 +201,13 @@ pub fn open(
                 Some(dir),
             )
         }
+        "fjall" => {
+            let dir = tempfile::tempdir().unwrap();
+            (
+                Arc::new(FjallEngine::open(dir.path(), 4 << 20).unwrap()),
+                Some(dir),
+            )
+        }
         _ => (Arc::new(MemoryEngine::new()), None),
     };
     (Db::open(engine, schema(), options).unwrap(), dir)
@@ -363,5 +370,14 @@ proptest! {
         ops in prop::collection::vec(op(), 1..40),
     ) {
         check("sled", p, chunk, &ops)?;
+    }
+
+    #[test]
+    fn cf_matches_model_on_fjall(
+        p in prop::sample::select(Partitioner::ALL.to_vec()),
+        chunk in prop::sample::select(CHUNK_SIZES.to_vec()),
+        ops in prop::collection::vec(op(), 1..40),
+    ) {
+        check("fjall", p, chunk, &ops)?;
     }
 }

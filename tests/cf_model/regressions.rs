@@ -7,8 +7,8 @@
 
 use super::*;
 
-fn both_engines(ops: &[Op]) {
-    for engine in ["memory", "sled"] {
+fn every_engine(ops: &[Op]) {
+    for engine in ["memory", "sled", "fjall"] {
         for chunk in CHUNK_SIZES {
             check(engine, Partitioner::Random, chunk, ops)
                 .unwrap_or_else(|e| panic!("{engine}: {e}"));
@@ -62,7 +62,7 @@ fn insert_at_the_row_delete_timestamp_stays_hidden() {
         },
         full_slice(0, false),
     ];
-    both_engines(&ops);
+    every_engine(&ops);
 }
 
 /// Postmortem: a reversed slice of a Super CF reversed the subcolumns inside each super column
@@ -80,7 +80,7 @@ fn reversed_super_slice_keeps_subcolumns_ascending() {
         },
         full_slice(2, true),
     ];
-    both_engines(&ops);
+    every_engine(&ops);
 }
 
 /// Postmortem (guard): a super-column delete followed in the same batch by an insert into it at
@@ -111,5 +111,5 @@ fn super_delete_and_insert_in_one_batch_at_one_timestamp() {
             predicate: Predicate::Range(SliceRange::all()),
         },
     ];
-    both_engines(&ops);
+    every_engine(&ops);
 }

@@ -4,9 +4,10 @@
 //! replicated keyspace) varied by [`Options`], its `passwd.properties` and
 //! `access.properties`, and the data directories. Tests talk to it through the blocking
 //! [`Client`] on their own thread, in any of the four wire styles; dropping the server shuts
-//! the node down.
+//! the node down. The store is on the engine `ILION_TEST_ENGINE` names (sled by default);
+//! CI runs the suite once per engine.
 
-use crate::support::conf::TestConf;
+use crate::support::conf::{test_engine, TestConf};
 use ilion::client::{Client, WireStyle};
 use ilion::config::Config;
 use ilion::node::Node;
@@ -98,6 +99,7 @@ impl Server {
         conf.write(dir.path());
         let config = Config::from_xml(conf.text(), dir.path(), dir.path())
             .unwrap_or_else(|e| panic!("test config does not load: {e}"));
+        let data_dir = config.data_file_directories[0].clone();
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -106,6 +108,10 @@ impl Server {
         let node = runtime
             .block_on(Node::start(config))
             .unwrap_or_else(|e| panic!("node does not start: {e}"));
+        // The store really is on the engine the run asks for (ILION_TEST_ENGINE).
+        let engine = std::fs::read_to_string(data_dir.join(ilion::storage::ENGINE_FILE))
+            .expect("the store records its engine");
+        assert_eq!(engine, test_engine(), "the store's engine");
         let mut addr = node.local_addr();
         assert_ne!(addr.port(), 0, "port 0 must be replaced by a real port");
         if addr.ip().is_unspecified() {

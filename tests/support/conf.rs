@@ -1,6 +1,7 @@
 //! The Rust side's one way to a test configuration: [`TestConf`] is tests/conf/storage-conf.xml
-//! with single top-level elements varied (partitioner, CommitLogSync, authenticator, …),
-//! written with the SimpleAuthenticator files beside it into a test's own directory. Its
+//! with single top-level elements varied (partitioner, CommitLogSync, authenticator, …; the
+//! storage engine comes from the environment, [`ENGINE_ENV`]), written with the
+//! SimpleAuthenticator files beside it into a test's own directory. Its
 //! directories are relative, so they resolve against that directory: in-process servers get
 //! it as their working directory, and the binary is started in it.
 //!
@@ -10,6 +11,19 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+
+/// The environment variable naming the storage engine every test configuration asks for:
+/// `sled` (also when unset) or `fjall`. CI runs the wire suites once with each.
+pub const ENGINE_ENV: &str = "ILION_TEST_ENGINE";
+
+/// The storage engine the tests run on, from [`ENGINE_ENV`].
+pub fn test_engine() -> String {
+    match std::env::var(ENGINE_ENV) {
+        Err(std::env::VarError::NotPresent) => "sled".to_string(),
+        Ok(name) if name == "sled" || name == "fjall" => name,
+        other => panic!("{ENGINE_ENV} must be sled or fjall, not {other:?}"),
+    }
+}
 
 /// tests/conf, where the configuration and its properties files live.
 pub fn conf_dir() -> PathBuf {
@@ -30,7 +44,8 @@ impl Default for TestConf {
 }
 
 impl TestConf {
-    /// tests/conf/storage-conf.xml as it is, with tests/conf/passwd.properties.
+    /// tests/conf/storage-conf.xml with the `<StorageEngine>` of [`test_engine`], and
+    /// tests/conf/passwd.properties.
     pub fn new() -> TestConf {
         let path = conf_dir().join("storage-conf.xml");
         let text = std::fs::read_to_string(&path)
@@ -39,6 +54,7 @@ impl TestConf {
             text,
             passwd: "passwd.properties",
         }
+        .set("StorageEngine", &test_engine())
     }
 
     /// Sets the top-level element `<name>` to `value`: replaced where the file has it,

@@ -1,0 +1,255 @@
+//! The fjall engine: an LSM tree (journal, memtable, sorted tables, compaction) in one
+//! directory. fjall keeps `version`, `lock`, its journals `<n>.jnl` and `keyspaces/` (one
+//! tree per keyspace, each with its tables); ilion uses a single keyspace, `ilion`, for the
+//! whole ordered key space. Every write batch is one journal record with a checksum, so after
+//! a crash a batch is replayed whole or not at all. Writes are only buffered by fjall;
+//! [`FjallEngine::sync`] writes the journal buffer out and `fsync`s the journal file, so
+//! "synced" means on disk. Keys longer than fjall allows are kept in buckets (`long_keys`).
+
+mod long_keys;
+
+use super::engine::{range_is_empty, Batch, Engine, Scan};
+use super::Watermark;
+use crate::error::{Error, Result};
+use std::collections::BTreeMap;
+use std::fs;
+use std::ops::Bound;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The one keyspace holding everything.
+const KEYSPACE: &str = "ilion";
+
+/// The file fjall writes last when it creates a database; without it a non-empty directory
+/// is not fjall's.
+const FJALL_MARKER: &str = "version";
+
+/// Largest memtable before it is sealed and flushed to a table. Smaller than fjall's 64 MiB
+/// default: it bounds the journal replayed at start-up and the memory held in memtables.
+const MEMTABLE_BYTES: u64 = 32 << 20;
+
+/// Most journal bytes kept before fjall forces the oldest memtable to disk (fjall's minimum;
+/// its default is 512 MiB): this bounds start-up replay time whatever the write pattern.
+const MAX_JOURNAL_BYTES: u64 = 64 << 20;
+
+/// How long to wait for the lock of a store that a closing `FjallEngine` of this same
+/// process may still hold while its background workers wind down.
+const LOCK_WAIT: Duration = Duration::from_secs(2);
+
+/// An [`Engine`] on a fjall database in one directory.
+pub struct FjallEngine {
+    db: fjall::Database,
+    data: fjall::Keyspace,
+    dir: PathBuf,
+    /// Serialises the read-modify-write of long-key buckets (rows of different locks may
+    /// share one).
+    buckets: Mutex<()>,
+}
+
+fn fjall_err(e: fjall::Error) -> Error {
+    match e {
+        fjall::Error::Io(io) => Error::Storage(io.to_string()),
+        fjall::Error::Storage(fjall::LsmError::Io(io)) => Error::Storage(io.to_string()),
+        fjall::Error::Poisoned => {
+            Error::Storage("fjall refuses writes after a failed journal write or sync".into())
+        }
+        other => Error::Corrupt(format!("fjall: {other:?}")),
+    }
+}
+
+impl FjallEngine {
+    /// Opens (or creates) the store in `dir`, with fjall's block cache capped at
+    /// `cache_bytes`. A directory that holds other files, or that fjall cannot read, is an
+    /// error that says so; it is never reset.
+    pub fn open(dir: &Path, cache_bytes: u64) -> Result<FjallEngine> {
+        check_directory(dir)?;
+        let db = open_fjall(dir, cache_bytes)?;
+        let data = db
+            .keyspace(KEYSPACE, || {
+                fjall::KeyspaceCreateOptions::default()
+                    // ilion's durability layer decides when the journal reaches the disk.
+                    .manual_journal_persist(true)
+                    .max_memtable_size(MEMTABLE_BYTES)
+            })
+            .map_err(fjall_err)?;
+        Ok(FjallEngine {
+            db,
+            data,
+            dir: dir.to_path_buf(),
+            buckets: Mutex::new(()),
+        })
+    }
+
+    /// The entries of the bucket stored under `bucket` (empty when there is none).
+    fn bucket(&self, bucket: &[u8]) -> Result<BTreeMap<Vec<u8>, Vec<u8>>> {
+        match self.data.get(bucket).map_err(fjall_err)? {
+            Some(value) => long_keys::decode(bucket, &value),
+            None => Ok(BTreeMap::new()),
+        }
+    }
+
+    /// Applies writes, some to long keys: their buckets are read, changed and written back
+    /// in the same fjall batch.
+    fn apply_with_buckets(&self, ops: BTreeMap<Vec<u8>, Option<Vec<u8>>>) -> Result<()> {
+        let _buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        let mut batch = self.db.batch();
+        let mut changed: BTreeMap<Vec<u8>, BTreeMap<Vec<u8>, Vec<u8>>> = BTreeMap::new();
+        for (key, value) in ops {
+            let Some(bucket) = long_keys::bucket_of(&key) else {
+                match value {
+                    Some(v) => batch.insert(&self.data, key, v),
+                    None => batch.remove(&self.data, key),
+                }
+                continue;
+            };
+            if !changed.contains_key(&bucket) {
+                let entries = self.bucket(&bucket)?;
+                changed.insert(bucket.clone(), entries);
+            }
+            let entries = changed.entry(bucket).or_default();
+            match value {
+                Some(v) => entries.insert(key, v),
+                None => entries.remove(&key),
+            };
+        }
+        for (bucket, entries) in changed {
+            if entries.is_empty() {
+                batch.remove(&self.data, bucket);
+            } else {
+                batch.insert(&self.data, bucket, long_keys::encode(&entries));
+            }
+        }
+        batch.commit().map_err(fjall_err)
+    }
+}
+
+fn open_fjall(dir: &Path, cache_bytes: u64) -> Result<fjall::Database> {
+    let deadline = Instant::now() + LOCK_WAIT;
+    loop {
+        let opened = fjall::Database::builder(dir)
+            .cache_size(cache_bytes)
+            // No write(2) per batch: the journal buffer is written out and fsynced by
+            // `sync`, which ilion's syncer calls (every write in batch mode, every period in
+            // periodic mode), as sled's own timed flushing is off.
+            .manual_journal_persist(true)
+            .max_journaling_size(MAX_JOURNAL_BYTES)
+            // Flushes and compactions on at most two threads: the server's own threads do
+            // the request work, and one flush must not wait behind a long compaction.
+            .worker_threads(2)
+            .open();
+        match opened {
+            Ok(db) => return Ok(db),
+            Err(fjall::Error::Locked) => {
+                if Instant::now() >= deadline {
+                    return Err(Error::Storage(format!(
+                        "data directory {} is in use by another process",
+                        dir.display()
+                    )));
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(other) => {
+                return Err(Error::Corrupt(format!(
+                    "cannot open the store in {}: {}",
+                    dir.display(),
+                    fjall_err(other)
+                )))
+            }
+        }
+    }
+}
+
+/// Refuses a non-empty directory without fjall's files (ilion's own files aside); creates a
+/// missing one.
+fn check_directory(dir: &Path) -> Result<()> {
+    if !dir.exists() {
+        return fs::create_dir_all(dir)
+            .map_err(|e| Error::Storage(format!("cannot create {}: {e}", dir.display())));
+    }
+    if super::choice::holds_only_ilion_files(dir)? || dir.join(FJALL_MARKER).is_file() {
+        return Ok(());
+    }
+    Err(Error::Corrupt(format!(
+        "{} is not empty but holds no ilion store (no `{FJALL_MARKER}` file); \
+         point the configuration at an empty or ilion-owned directory",
+        dir.display()
+    )))
+}
+
+impl Engine for FjallEngine {
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        match long_keys::bucket_of(key) {
+            None => Ok(self.data.get(key).map_err(fjall_err)?.map(|v| v.to_vec())),
+            Some(bucket) => Ok(self.bucket(&bucket)?.remove(key)),
+        }
+    }
+
+    fn scan(&self, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>, reverse: bool) -> Scan<'_> {
+        if range_is_empty(&lower, &upper) {
+            return Box::new(std::iter::empty());
+        }
+        let stored = (
+            long_keys::stored_bound(&lower),
+            long_keys::stored_bound(&upper),
+        );
+        let iter = self.data.range::<Vec<u8>, _>(stored);
+        let convert = |guard: fjall::Guard| {
+            guard
+                .into_inner()
+                .map(|(k, v)| (k.to_vec(), v.to_vec()))
+                .map_err(fjall_err)
+        };
+        let stored: Box<dyn Iterator<Item = Result<_>> + Send> = if reverse {
+            Box::new(iter.rev().map(convert))
+        } else {
+            Box::new(iter.map(convert))
+        };
+        Box::new(long_keys::Expand {
+            stored,
+            lower,
+            upper,
+            reverse,
+            pending: Vec::new(),
+        })
+    }
+
+    fn apply(&self, batch: Batch) -> Result<()> {
+        let mut ops = batch.into_ops();
+        if ops.iter().any(|(key, _)| key.len() > long_keys::DIRECT) {
+            return self.apply_with_buckets(ops.into_iter().collect());
+        }
+        // A single write is one journal record by itself.
+        if ops.len() == 1 {
+            let (key, value) = ops.pop().unwrap_or_default();
+            return match value {
+                Some(v) => self.data.insert(key, v).map_err(fjall_err),
+                None => self.data.remove(key).map_err(fjall_err),
+            };
+        }
+        // All writes of a fjall batch share one sequence number, so which of two writes to
+        // one key wins is not defined there: keep only the last of each.
+        let ops: BTreeMap<Vec<u8>, Option<Vec<u8>>> = ops.into_iter().collect();
+        let mut fjall_batch = self.db.batch();
+        for (key, value) in ops {
+            match value {
+                Some(v) => fjall_batch.insert(&self.data, key, v),
+                None => fjall_batch.remove(&self.data, key),
+            }
+        }
+        fjall_batch.commit().map_err(fjall_err)
+    }
+
+    fn sync(&self) -> Result<()> {
+        // Writes the journal's buffer, then fsync(2)s the journal file. Journals sealed
+        // earlier were fsynced when fjall rotated them, and tables are fsynced (with their
+        // directory) before the journals they replace are deleted.
+        self.db
+            .persist(fjall::PersistMode::SyncAll)
+            .map_err(fjall_err)
+    }
+
+    fn watermark(&self) -> Option<Watermark> {
+        Some(Watermark::in_dir(&self.dir))
+    }
+}
