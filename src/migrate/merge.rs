@@ -1,9 +1,10 @@
-//! Reconciling the SSTables of one column family as 0.6 did on read (spec §10): the files
-//! are walked together in partitioner order, the versions of a row found in several files are
-//! merged (row and super-column tombstones: the latest; columns: the version with the higher
-//! priority, [`Column::supersedes`]), then everything a tombstone hides is dropped. What
-//! remains — live data and the tombstones that still matter — is what an import writes, so
-//! deleted data is never imported while tombstones keep shadowing older writes.
+//! Reconciling the SSTables of one column family as 0.6 did on read
+//! (`docs/migrate.md#how-several-sstables-combine`): the files are walked together in partitioner
+//! order, the versions of a row found in several files are merged (row and super-column tombstones:
+//! the latest; columns: the version with the higher priority, [`Column::supersedes`]), then
+//! everything a tombstone hides is dropped. What remains — live data and the tombstones that still
+//! matter — is what an import writes, so deleted data is never imported while tombstones keep
+//! shadowing older writes.
 //!
 //! Correctness does not depend on pairing versions up: should two versions of a row not meet
 //! here (ilion cannot reproduce Java's collation order for non-ASCII keys under COPP), both
@@ -83,7 +84,7 @@ impl CfMerge {
     }
 }
 
-/// Merges versions of one row (same key) into one (spec §10.1).
+/// Merges versions of one row (same key) into one (`docs/migrate.md#how-several-sstables-combine`).
 pub fn merge_versions(versions: Vec<Row>, shape: CfShape) -> Row {
     let mut versions = versions.into_iter();
     let Some(mut merged) = versions.next() else {
@@ -155,9 +156,10 @@ fn hidden(deleted_at: Option<i64>, timestamp: i64) -> bool {
     deleted_at.is_some_and(|d| timestamp <= d)
 }
 
-/// Drops what the row's own tombstones hide (spec §10.2): columns (live or tombstones) with a
-/// timestamp ≤ the row tombstone or their super column's tombstone, super-column tombstones
-/// the row tombstone covers, and super columns left with nothing.
+/// Drops what the row's own tombstones hide (`docs/migrate.md#how-several-sstables-combine`):
+/// columns (live or tombstones) with a timestamp ≤ the row tombstone or their super column's
+/// tombstone, super-column tombstones the row tombstone covers, and super columns left with
+/// nothing.
 pub fn drop_shadowed(mut row: Row) -> Row {
     let row_deleted = row.deleted_at;
     match &mut row.body {

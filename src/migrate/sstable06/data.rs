@@ -1,9 +1,9 @@
-//! A streaming reader of one `<CF>-<gen>-Data.db` (spec §4–§5): rows in file order, one at a
-//! time, so memory is bounded by the largest row. Each row's length is checked against the
-//! bytes left in the file before its body is read; the body is then parsed with every field
-//! bounds-checked ([`super::input`]) and must end exactly where `rowSize` said. Rows are
-//! checked against the target CF's shape and must be in strictly increasing partitioner
-//! order; the column index and bloom filters are skipped (a full scan needs neither).
+//! A streaming reader of one `<CF>-<gen>-Data.db` (`docs/migrate.md#what-is-read`): rows in file
+//! order, one at a time, so memory is bounded by the largest row. Each row's length is checked
+//! against the bytes left in the file before its body is read; the body is then parsed with every
+//! field bounds-checked ([`super::input`]) and must end exactly where `rowSize` said. Rows are
+//! checked against the target CF's shape and must be in strictly increasing partitioner order; the
+//! column index and bloom filters are skipped (a full scan needs neither).
 
 use super::input::{modified_utf8, FieldResult, Input};
 use super::keys::{order_is_exact, split_disk_key, RowOrder};

@@ -1,4 +1,5 @@
-//! Unit tests of the data-file reader on files built byte by byte from spec §4–§5.
+//! Unit tests of the data-file reader on files built byte by byte as `docs/migrate.md#what-is-read`
+//! describes.
 
 use super::*;
 use crate::comparator::Comparator;

@@ -1,6 +1,6 @@
-//! Bounds-checked reading of 0.6's big-endian primitives (spec §2) from a row body held in
-//! memory, and Java's modified UTF-8 for row keys. Every length is checked against the bytes
-//! that are really there before anything is sliced or allocated; a short or inconsistent
+//! Bounds-checked reading of 0.6's big-endian primitives (`docs/migrate.md#what-is-read`) from a
+//! row body held in memory, and Java's modified UTF-8 for row keys. Every length is checked against
+//! the bytes that are really there before anything is sliced or allocated; a short or inconsistent
 //! field is an error naming what was being read, never a panic.
 
 /// A position in a byte slice; errors carry the offset where the bad field starts.

@@ -1,6 +1,6 @@
-//! Row keys as 0.6 stores them (spec §3): the partitioner's disk form, and the order rows
-//! take in a file. Under RandomPartitioner the disk key is `<token>:<key>` and the stored
-//! token is authoritative (it was hashed with the JVM's charset); under the order-preserving
+//! Row keys as 0.6 stores them (`docs/migrate.md#what-is-read`): the partitioner's disk form, and
+//! the order rows take in a file. Under RandomPartitioner the disk key is `<token>:<key>` and the
+//! stored token is authoritative (it was hashed with the JVM's charset); under the order-preserving
 //! partitioners the disk key is the key itself.
 
 use crate::partitioner::{Partitioner, Token};

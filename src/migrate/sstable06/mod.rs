@@ -1,4 +1,4 @@
-//! Reading a Cassandra 0.6 keyspace directory without a JVM (spec: the project's
+//! Reading a Cassandra 0.6 keyspace directory without a JVM (the format:
 //! `docs/migrate.md`, which restates the 0.6 file format). [`list`] finds the live SSTables
 //! of each column family — `<CF>-<gen>-Data.db`, skipping unfinished `-tmp` files and
 //! generations marked `-Compacted` — and [`DataFile`] streams the rows of one data file.
