@@ -3,7 +3,7 @@
 //! every engine shares. `SledEngine` and `MemoryEngine` implement it; code above storage only
 //! picks (or, in tests, wraps) an engine and never reads through one.
 
-use super::Watermark;
+use super::{EngineKind, Watermark};
 use crate::error::Result;
 use std::ops::Bound;
 
@@ -63,6 +63,12 @@ pub trait Engine: Send + Sync {
     /// The watermark file that guards this engine's durable history, if it keeps one
     /// (see `watermark`).
     fn watermark(&self) -> Option<Watermark> {
+        None
+    }
+
+    /// Which on-disk engine this is (`None` for the in-memory twin): a snapshot of the store
+    /// is written with the same engine.
+    fn kind(&self) -> Option<EngineKind> {
         None
     }
 }

@@ -9,7 +9,7 @@
 mod long_keys;
 
 use super::engine::{range_is_empty, Batch, Engine, Scan};
-use super::Watermark;
+use super::{EngineKind, Watermark};
 use crate::error::{Error, Result};
 use std::collections::BTreeMap;
 use std::fs;
@@ -251,5 +251,9 @@ impl Engine for FjallEngine {
 
     fn watermark(&self) -> Option<Watermark> {
         Some(Watermark::in_dir(&self.dir))
+    }
+
+    fn kind(&self) -> Option<EngineKind> {
+        Some(EngineKind::Fjall)
     }
 }

@@ -5,7 +5,7 @@
 //! "synced" means on disk.
 
 use super::engine::{range_is_empty, Batch, Engine, Scan};
-use super::Watermark;
+use super::{EngineKind, Watermark};
 use crate::error::{Error, Result};
 use std::fs::{self, File, OpenOptions};
 use std::ops::Bound;
@@ -207,5 +207,9 @@ impl Engine for SledEngine {
 
     fn watermark(&self) -> Option<Watermark> {
         Some(Watermark::in_dir(&self.dir))
+    }
+
+    fn kind(&self) -> Option<EngineKind> {
+        Some(EngineKind::Sled)
     }
 }

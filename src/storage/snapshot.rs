@@ -1,10 +1,12 @@
-//! Point-in-time copies of the store for `ilion tool snapshot`. A snapshot is a complete
-//! sled store of its own — every engine entry (packed rows, catalog, generation) copied
-//! byte for byte into a fresh directory and synced — so `ilion serve` starts from it as from
-//! any data directory. The copy is consistent when no write is applied while it runs; `cf`
-//! guarantees that by holding every row lock (see `cf::admin`).
+//! Point-in-time copies of the store for `ilion tool snapshot`. A snapshot is a complete store
+//! of its own, on the same engine as the live one — every engine entry (packed rows, catalog,
+//! generation) copied byte for byte into a fresh directory and synced — so `ilion serve` starts
+//! from it as from any data directory. The copy is consistent when no write is applied while it
+//! runs; `cf` guarantees that by holding every row lock (see `cf::admin`).
 
-use super::{Batch, Engine, SledEngine, Store};
+#[cfg(test)]
+use super::SledEngine;
+use super::{open_engine, Batch, EngineKind, Store};
 use crate::error::{Error, Result};
 use std::fs;
 use std::ops::Bound;
@@ -24,7 +26,10 @@ impl Store {
         if dir.exists() {
             return Err(Error::Storage(format!("{} exists already", dir.display())));
         }
-        let target = SledEngine::open(dir, SNAPSHOT_CACHE_BYTES)?;
+        // The same engine as the live store (sled for the in-memory twin), recorded in the
+        // copy's marker file like any new store's.
+        let kind = self.engine().kind().unwrap_or(EngineKind::Sled);
+        let target = open_engine(dir, kind, SNAPSHOT_CACHE_BYTES)?.engine;
         let mut copied = 0u64;
         let mut batch = Batch::default();
         for item in self
@@ -119,6 +124,38 @@ mod tests {
         assert_eq!(
             again.get(&meta_key(&2999u32.to_be_bytes())).expect("get"),
             Some(vec![7; 10])
+        );
+    }
+
+    #[test]
+    fn a_copy_keeps_the_engine_of_the_live_store() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let live = dir.path().join("live");
+        let engine = crate::storage::open_engine(&live, EngineKind::Fjall, 1 << 20)
+            .expect("open")
+            .engine;
+        let store = Store::new(
+            engine,
+            SyncPolicy::Periodic(Duration::from_secs(1)),
+            packing(),
+        )
+        .expect("store");
+        let mut batch = Batch::default();
+        batch.put(meta_key(b"k"), b"v".to_vec());
+        store
+            .write_batch(batch)
+            .expect("write")
+            .wait()
+            .expect("durable");
+        let copy = dir.path().join("snap");
+        store.copy_to(&copy).expect("copy");
+        drop(store);
+        // Asked for sled, the copy opens with the engine that wrote it.
+        let opened = crate::storage::open_engine(&copy, EngineKind::Sled, 1 << 20).expect("reopen");
+        assert_eq!(opened.kind, EngineKind::Fjall);
+        assert_eq!(
+            opened.engine.get(&meta_key(b"k")).expect("get"),
+            Some(b"v".to_vec())
         );
     }
 }
