@@ -1,11 +1,11 @@
 //! ilion: a Rust re-implementation of Apache Cassandra 0.6's Thrift-era column-family store, on
-//! sled. One node; the 0.6 Thrift API (`idl/cassandra.thrift`, VERSION "2.2.0"); a 0.6
+//! sled (or fjall, per data directory). One node; the 0.6 Thrift API (`idl/cassandra.thrift`, VERSION "2.2.0"); a 0.6
 //! `storage-conf.xml`. The contract is in `docs/`: `docs/api.md` (every API rule),
 //! `docs/compatibility.md` (each deliberate difference from 0.6, by id: D…, E…, S…),
 //! `docs/storage.md` (every byte on disk) and `docs/durability.md`.
 //!
 //! Data flows one way — socket → [`server`] → [`protocol`] → [`service`] → [`cf`] →
-//! [`storage`] → sled — with [`config`], [`auth`], [`comparator`], [`partitioner`], [`model`],
+//! [`storage`] → sled or fjall — with [`config`], [`auth`], [`comparator`], [`partitioner`], [`model`],
 //! [`metrics`] and [`error`] used from below. [`node`] wires them together; [`client`] is the
 //! Rust client for tools and tests; [`tools`] holds `ilion stress` (whose no-op floor server
 //! reuses [`server`], so that the floor is the same network stack) and `ilion tool` (the

@@ -16,9 +16,9 @@ const DEFAULT_CONFIG: &str = "conf/storage-conf.xml";
 #[command(
     name = "ilion",
     version,
-    about = "A Cassandra 0.6 compatible column-family store (Thrift API 2.2.0) on sled",
+    about = "A Cassandra 0.6 compatible column-family store (Thrift API 2.2.0) on sled or fjall",
     long_about = "ilion serves the Cassandra 0.6 Thrift API from a single node, keeping its data \
-                  in sled. With no subcommand it serves conf/storage-conf.xml (or --config). \
+                  in sled or fjall (<StorageEngine>). With no subcommand it serves conf/storage-conf.xml (or --config). \
                   Clients may connect framed or unframed, with strict or old-style binary \
                   messages, on the one Thrift port.\n\n\
                   Logs go to stderr; set RUST_LOG (e.g. RUST_LOG=debug, or \
