@@ -37,16 +37,7 @@ pub fn open(config: &Config) -> Result<Arc<Db>> {
 
 /// The shape of `keyspace.cf` in `schema`, or the error 0.6 would give.
 pub fn shape(schema: &Schema, keyspace: &str, cf: &str) -> Result<CfShape> {
-    let ks = schema.keyspace(keyspace).ok_or_else(|| {
-        Error::invalid(format!(
-            "Keyspace {keyspace} does not exist in this schema."
-        ))
-    })?;
-    let def = ks
-        .column_families
-        .get(cf)
-        .ok_or_else(|| Error::invalid(format!("unconfigured columnfamily {cf}")))?;
-    Ok(CfShape::of(def))
+    Ok(CfShape::of(schema.column_family(keyspace, cf)?))
 }
 
 /// One column family of an open store.
