@@ -8,8 +8,9 @@
 
 mod json_import;
 mod roundtrip;
-mod server;
 mod sstables;
+#[path = "../support/mod.rs"]
+mod support;
 mod synthetic;
 
 use ilion::client::{Client, TCassandraSyncClient, WireStyle};
@@ -17,11 +18,11 @@ use ilion::comparator::hex;
 use ilion::protocol::{ColumnOrSuperColumn, ColumnParent, ConsistencyLevel, KeyRange};
 use ilion::protocol::{SlicePredicate, SliceRange};
 use serde_json::{json, Value};
-use server::Served;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
+use support::process::ServerProcess as Served;
 
 /// The keyspace of the fixture.
 pub const KEYSPACE: &str = "Migrate";
@@ -91,9 +92,16 @@ impl Store {
     pub fn reads(&self) -> BTreeMap<String, BTreeMap<String, Value>> {
         let server = self.serve();
         let reads = read_all(&server);
-        server.stop();
+        stop(server);
         reads
     }
+}
+
+/// Stops `server` with SIGTERM and asserts a clean exit (the handlers are in place before
+/// the "listening on" line).
+pub fn stop(server: Served) {
+    let code = server.stop("TERM");
+    assert_eq!(code, Some(0), "ilion did not shut down cleanly");
 }
 
 /// Runs `ilion ARGS` with `stdin` and returns its output.

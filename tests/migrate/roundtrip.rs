@@ -90,8 +90,8 @@ fn export_over_thrift_into_import_over_thrift_reads_the_same() {
         );
     }
     let reads = read_all(&target);
-    source.stop();
-    target.stop();
+    stop(source);
+    stop(target);
     assert_same_reads(&reads, &expected_reads());
 }
 

@@ -246,7 +246,7 @@ fn every_partitioner_merges_three_sstables_as_0_6_did() {
             p_rows,
             "{p:?}: a tombstone was lost"
         );
-        server.stop();
+        stop(server);
         let want_s: BTreeMap<String, Value> = [
             ("a", json!([[h("y"), h("3"), 11]])),
             ("b", json!([[h("x"), h("new"), 10]])),
