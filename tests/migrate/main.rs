@@ -19,6 +19,8 @@ use ilion::protocol::{ColumnOrSuperColumn, ColumnParent, ConsistencyLevel, KeyRa
 use ilion::protocol::{SlicePredicate, SliceRange};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::fmt::Debug;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -83,6 +85,17 @@ impl Store {
         self.config.display().to_string()
     }
 
+    /// The arguments of `ilion import --from-cassandra06 DIR` into this store.
+    pub fn import06(&self, dir: &Path) -> [String; 5] {
+        [
+            "import".into(),
+            "--config".into(),
+            self.config_arg(),
+            "--from-cassandra06".into(),
+            dir.display().to_string(),
+        ]
+    }
+
     /// Serves this store with the real binary.
     pub fn serve(&self) -> Served {
         Served::start(&self.config)
@@ -105,7 +118,7 @@ pub fn stop(server: Served) {
 }
 
 /// Runs `ilion ARGS` with `stdin` and returns its output.
-pub fn ilion(args: &[&str], stdin: Option<&[u8]>) -> Output {
+pub fn ilion<A: AsRef<OsStr> + Debug>(args: &[A], stdin: Option<&[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ilion"))
         .args(args)
         .stdin(if stdin.is_some() {
@@ -130,7 +143,7 @@ pub fn ilion(args: &[&str], stdin: Option<&[u8]>) -> Output {
 }
 
 /// Runs `ilion ARGS`, asserting success; returns stdout.
-pub fn ilion_ok(args: &[&str], stdin: Option<&[u8]>) -> Vec<u8> {
+pub fn ilion_ok<A: AsRef<OsStr> + Debug>(args: &[A], stdin: Option<&[u8]>) -> Vec<u8> {
     let out = ilion(args, stdin);
     assert!(
         out.status.success(),
@@ -141,7 +154,7 @@ pub fn ilion_ok(args: &[&str], stdin: Option<&[u8]>) -> Vec<u8> {
 }
 
 /// Runs `ilion ARGS`, asserting failure; returns stderr.
-pub fn ilion_fails(args: &[&str], stdin: Option<&[u8]>) -> String {
+pub fn ilion_fails<A: AsRef<OsStr> + Debug>(args: &[A], stdin: Option<&[u8]>) -> String {
     let out = ilion(args, stdin);
     assert!(!out.status.success(), "ilion {args:?} should have failed");
     String::from_utf8_lossy(&out.stderr).into_owned()

@@ -7,16 +7,7 @@ use super::*;
 fn imported() -> Store {
     let store = Store::fresh();
     let dir = keyspace_dir();
-    ilion_ok(
-        &[
-            "import",
-            "--config",
-            &store.config_arg(),
-            "--from-cassandra06",
-            dir.to_str().unwrap(),
-        ],
-        None,
-    );
+    ilion_ok(&store.import06(&dir), None);
     store
 }
 
