@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::atomic::Ordering;
 
-/// What a scan of one column family finds.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+/// What a scan of one column family finds (also the first fields of the admin API's
+/// cfstats entries).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CfScan {
     /// The keyspace the column family belongs to.
     pub keyspace: String,

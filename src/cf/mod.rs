@@ -146,15 +146,7 @@ impl Db {
 
     /// Looks up a column family, with the message 0.6 uses for an unknown one.
     pub(crate) fn cf(&self, keyspace: &str, cf: &str) -> Result<CfRef<'_>> {
-        let ks = self.schema.keyspace(keyspace).ok_or_else(|| {
-            Error::invalid(format!(
-                "Keyspace {keyspace} does not exist in this schema."
-            ))
-        })?;
-        let def = ks
-            .column_families
-            .get(cf)
-            .ok_or_else(|| Error::invalid(format!("unconfigured columnfamily {cf}")))?;
+        let def = self.schema.column_family(keyspace, cf)?;
         let layout = self
             .catalog
             .layout(keyspace, cf)

@@ -2,6 +2,7 @@
 //! kind it is and how its names sort. Built once by `config`, shared as `Arc<Schema>`.
 
 use crate::comparator::Comparator;
+use crate::error::{Error, Result};
 use std::collections::BTreeMap;
 
 /// Name of the keyspace 0.6 always has; reserved in the configuration.
@@ -87,6 +88,15 @@ impl Schema {
     /// The column family `cf` of keyspace `ks`, if both exist.
     pub fn cf(&self, ks: &str, cf: &str) -> Option<&CfDef> {
         self.keyspaces.get(ks)?.column_families.get(cf)
+    }
+
+    /// The column family `cf` of keyspace `ks`, or the error 0.6 gives for an unknown one.
+    pub fn column_family(&self, ks: &str, cf: &str) -> Result<&CfDef> {
+        self.keyspace(ks)
+            .ok_or_else(|| Error::invalid(format!("Keyspace {ks} does not exist in this schema.")))?
+            .column_families
+            .get(cf)
+            .ok_or_else(|| Error::invalid(format!("unconfigured columnfamily {cf}")))
     }
 
     /// The `system` keyspace as 0.6 describes it: LocationInfo and HintsColumnFamily.

@@ -7,6 +7,7 @@
 //! Tombstones written here get the import's clock as their local deletion time (`cf` sets
 //! it), so they shadow older writes for a full GCGraceSeconds after the import.
 
+use super::paging::{self, Entry, Pager, SliceReader};
 use super::row::{Column, Row, RowBody, SuperColumn};
 use super::shape::CfShape;
 use super::{RowSink, RowSource};
@@ -14,16 +15,8 @@ use crate::cf::Db;
 use crate::config::{Config, Schema};
 use crate::error::{Error, Result};
 use crate::model::{self, Change, ColumnOrSuper, ColumnParent, KeyRange, Predicate, RowBounds};
-use std::collections::VecDeque;
+use crate::partitioner::Partitioner;
 use std::sync::Arc;
-
-/// Rows fetched per range read while exporting.
-const PAGE_ROWS: usize = 100;
-/// Columns (or super columns) per row in a range read: a page holds at most
-/// `PAGE_ROWS × PAGE_COLUMNS` of them.
-const PAGE_COLUMNS: usize = 100;
-/// Columns per `get_slice` when a row is wider than `PAGE_COLUMNS`.
-const SLICE_COLUMNS: usize = 1000;
 
 /// Opens the configuration's store for offline work; a store in use is refused clearly.
 pub fn open(config: &Config) -> Result<Arc<Db>> {
@@ -37,123 +30,48 @@ pub fn open(config: &Config) -> Result<Arc<Db>> {
 
 /// The shape of `keyspace.cf` in `schema`, or the error 0.6 would give.
 pub fn shape(schema: &Schema, keyspace: &str, cf: &str) -> Result<CfShape> {
-    let ks = schema.keyspace(keyspace).ok_or_else(|| {
-        Error::invalid(format!(
-            "Keyspace {keyspace} does not exist in this schema."
-        ))
-    })?;
-    let def = ks
-        .column_families
-        .get(cf)
-        .ok_or_else(|| Error::invalid(format!("unconfigured columnfamily {cf}")))?;
-    Ok(CfShape::of(def))
+    Ok(CfShape::of(schema.column_family(keyspace, cf)?))
 }
 
 /// One column family of an open store.
 pub struct OfflineCf {
+    cf: DbSlices,
+    pager: Pager,
+}
+
+/// The reads of one column family of `cf::Db`.
+struct DbSlices {
     db: Arc<Db>,
     keyspace: String,
     parent: ColumnParent,
-    /// Key of the last row a range read returned (export paging).
-    after: Option<String>,
-    page: VecDeque<Row>,
-    exhausted: bool,
 }
 
 impl OfflineCf {
     /// `keyspace.cf` of `db`; an unknown keyspace or CF is the error 0.6 gives.
     pub fn new(db: Arc<Db>, keyspace: &str, cf: &str) -> Result<OfflineCf> {
         shape(db.schema(), keyspace, cf)?;
-        Ok(OfflineCf {
+        let cf = DbSlices {
             db,
             keyspace: keyspace.to_string(),
             parent: ColumnParent {
                 column_family: cf.to_string(),
                 super_column: None,
             },
-            after: None,
-            page: VecDeque::new(),
-            exhausted: false,
-        })
-    }
-
-    fn slice(start: Vec<u8>, count: usize) -> Predicate {
-        Predicate::Range(model::SliceRange {
-            start,
-            finish: Vec::new(),
-            reversed: false,
-            count,
-        })
-    }
-
-    /// `entries` (the first `PAGE_COLUMNS` of a row) completed with the rest of the row,
-    /// read `SLICE_COLUMNS` at a time.
-    fn whole_row(&self, key: &str, mut entries: Vec<ColumnOrSuper>) -> Result<Vec<ColumnOrSuper>> {
-        let mut more_to_read = entries.len() >= PAGE_COLUMNS;
-        while more_to_read {
-            let Some(last) = entries.last().map(|e| entry_name(e).to_vec()) else {
-                break;
-            };
-            let more = self.db.get_slice(
-                &self.keyspace,
-                key,
-                &self.parent,
-                &Self::slice(last, SLICE_COLUMNS + 1),
-            )?;
-            more_to_read = more.len() > SLICE_COLUMNS;
-            entries.extend(more.into_iter().skip(1));
-        }
-        Ok(entries)
-    }
-
-    fn fetch_page(&mut self) -> Result<()> {
-        let start = self.after.clone().unwrap_or_default();
-        let range = KeyRange {
-            bounds: RowBounds::Keys {
-                start: start.clone(),
-                end: String::new(),
-            },
-            count: PAGE_ROWS,
         };
-        let slices = self.db.get_range_slices(
-            &self.keyspace,
-            &self.parent,
-            &Self::slice(Vec::new(), PAGE_COLUMNS),
-            &range,
-        )?;
-        self.exhausted = slices.len() < PAGE_ROWS;
-        let p = self.db.partitioner();
-        let floor = self.after.as_ref().map(|k| (p.token(k), k.clone()));
-        let mut progressed = false;
-        for slice in slices {
-            // The range starts at the last key's token, inclusive: skip what was seen.
-            if let Some(floor) = &floor {
-                if (p.token(&slice.key), slice.key.clone()) <= *floor {
-                    continue;
-                }
-            }
-            progressed = true;
-            self.after = Some(slice.key.clone());
-            if slice.columns.is_empty() {
-                continue; // a range ghost: nothing visible to export
-            }
-            let entries = self.whole_row(&slice.key, slice.columns)?;
-            self.page.push_back(to_row(slice.key, entries));
-        }
-        if !progressed && !self.exhausted {
-            return Err(Error::Storage(format!(
-                "more than {PAGE_ROWS} rows share the token of {start:?}; cannot page past them"
-            )));
-        }
-        Ok(())
+        Ok(OfflineCf {
+            cf,
+            pager: Pager::default(),
+        })
     }
 }
 
-fn entry_name(e: &ColumnOrSuper) -> &[u8] {
-    match e {
-        ColumnOrSuper::Column(c) => &c.name,
-        ColumnOrSuper::Super(s) => &s.name,
-    }
+fn slice(start: Vec<u8>, count: usize) -> Predicate {
+    Predicate::Range(model::SliceRange {
+        start,
+        finish: Vec::new(),
+        reversed: false,
+        count,
+    })
 }
 
 fn column(c: model::Column) -> Column {
@@ -165,61 +83,62 @@ fn column(c: model::Column) -> Column {
     }
 }
 
-/// A read result as a migration row (visible data only: no tombstones).
-fn to_row(key: String, entries: Vec<ColumnOrSuper>) -> Row {
-    let is_super = matches!(entries.first(), Some(ColumnOrSuper::Super(_)));
-    let body = if is_super {
-        RowBody::Super(
-            entries
-                .into_iter()
-                .filter_map(|e| match e {
-                    ColumnOrSuper::Super(s) => Some(SuperColumn {
-                        name: s.name,
-                        deleted_at: None,
-                        columns: s.columns.into_iter().map(column).collect(),
-                    }),
-                    ColumnOrSuper::Column(_) => None,
-                })
-                .collect(),
-        )
-    } else {
-        RowBody::Standard(
-            entries
-                .into_iter()
-                .filter_map(|e| match e {
-                    ColumnOrSuper::Column(c) => Some(column(c)),
-                    ColumnOrSuper::Super(_) => None,
-                })
-                .collect(),
-        )
-    };
-    Row {
-        key,
-        deleted_at: None,
-        body,
+fn entry(e: ColumnOrSuper) -> Entry {
+    match e {
+        ColumnOrSuper::Column(c) => Entry::Column(column(c)),
+        ColumnOrSuper::Super(s) => Entry::Super(SuperColumn {
+            name: s.name,
+            deleted_at: None,
+            columns: s.columns.into_iter().map(column).collect(),
+        }),
+    }
+}
+
+impl SliceReader for DbSlices {
+    fn partitioner(&self) -> Partitioner {
+        self.db.partitioner()
+    }
+
+    fn range(
+        &mut self,
+        start: &str,
+        rows: usize,
+        columns: usize,
+    ) -> Result<Vec<(String, Vec<Entry>)>> {
+        let range = KeyRange {
+            bounds: RowBounds::Keys {
+                start: start.to_string(),
+                end: String::new(),
+            },
+            count: rows,
+        };
+        let slices = self.db.get_range_slices(
+            &self.keyspace,
+            &self.parent,
+            &slice(Vec::new(), columns),
+            &range,
+        )?;
+        Ok(slices
+            .into_iter()
+            .map(|s| (s.key, s.columns.into_iter().map(entry).collect()))
+            .collect())
+    }
+
+    fn slice(&mut self, key: &str, start: Vec<u8>, count: usize) -> Result<Vec<Entry>> {
+        let entries = self
+            .db
+            .get_slice(&self.keyspace, key, &self.parent, &slice(start, count))?;
+        Ok(entries.into_iter().map(entry).collect())
     }
 }
 
 impl RowSource for OfflineCf {
     fn next_row(&mut self) -> Result<Option<Row>> {
-        while self.page.is_empty() && !self.exhausted {
-            self.fetch_page()?;
-        }
-        Ok(self.page.pop_front())
+        self.pager.next_row(&mut self.cf)
     }
 
     fn get_row(&mut self, key: &str) -> Result<Option<Row>> {
-        let first = self.db.get_slice(
-            &self.keyspace,
-            key,
-            &self.parent,
-            &Self::slice(Vec::new(), PAGE_COLUMNS),
-        )?;
-        if first.is_empty() {
-            return Ok(None);
-        }
-        let entries = self.whole_row(key, first)?;
-        Ok(Some(to_row(key.to_string(), entries)))
+        paging::get_row(&mut self.cf, key)
     }
 }
 
@@ -274,19 +193,19 @@ impl RowSink for OfflineCf {
         if changes.is_empty() {
             return Ok(()); // e.g. `"key": []` in JSON: nothing to write
         }
-        let cf = &self.parent.column_family;
+        let cf = &self.cf.parent.column_family;
         let mutation = model::RowMutation {
-            keyspace: self.keyspace.clone(),
+            keyspace: self.cf.keyspace.clone(),
             key: row.key.clone(),
             // The one line that knows how RowMutation groups changes by column family.
             changes: vec![(cf.clone(), changes)],
         };
         // Durability comes from the sync in `finish`; waiting per row would only slow the
         // import down in batch commit-log mode.
-        self.db.apply(&mutation).map(drop)
+        self.cf.db.apply(&mutation).map(drop)
     }
 
     fn finish(&mut self) -> Result<()> {
-        self.db.sync()
+        self.cf.db.sync()
     }
 }

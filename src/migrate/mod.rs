@@ -7,7 +7,7 @@
 //! target CF, [`sstable06`] reads 0.6 data files, [`merge`] reconciles several of them,
 //! [`json`] reads and writes the text, [`apply`] (the one place that builds
 //! `model::RowMutation`s and reads `cf::Db`) and [`remote`] (Thrift) are the two ends a row
-//! can come from or go to, and [`export`] / [`import`] run whole commands with [`progress`].
+//! can come from or go to (reading through [`paging`]), and [`export`] / [`import`] run whole commands with [`progress`].
 
 pub mod apply;
 pub mod cli;
@@ -15,6 +15,7 @@ pub mod export;
 pub mod import;
 pub mod json;
 pub mod merge;
+pub mod paging;
 pub mod progress;
 pub mod remote;
 pub mod row;

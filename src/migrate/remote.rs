@@ -3,6 +3,7 @@
 //! (continuing wide rows with `get_slice`); import sends `batch_mutate` calls of bounded size,
 //! each column with its own timestamp, and tombstones as `Deletion`s. ConsistencyLevel ONE.
 
+use super::paging::{self, Entry, Pager, SliceReader};
 use super::row::{Column, Row, RowBody, SuperColumn};
 use super::shape::CfShape;
 use super::{RowSink, RowSource};
@@ -14,16 +15,10 @@ use crate::protocol::{
     self, ColumnOrSuperColumn, ColumnParent, ConsistencyLevel, Deletion, KeyRange, Mutation,
     SlicePredicate, SliceRange,
 };
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::net::ToSocketAddrs;
 use std::time::Duration;
 
-/// Rows per `get_range_slices` page.
-const PAGE_ROWS: i32 = 100;
-/// Columns (or super columns) per row in a page; wider rows continue with `get_slice`.
-const PAGE_COLUMNS: i32 = 100;
-/// Columns per continuing `get_slice`.
-const SLICE_COLUMNS: i32 = 1000;
 /// A `batch_mutate` is sent once it holds this many name and value bytes…
 const BATCH_BYTES: usize = 4 << 20;
 /// …or this many mutations, whichever comes first (well under the server's message limit).
@@ -47,14 +42,9 @@ fn thrift_error(call: &str, e: thrift::Error) -> Error {
 
 /// One column family of a server.
 pub struct RemoteCf {
-    client: Client,
-    keyspace: String,
-    cf: String,
+    conn: ThriftSlices,
     shape: CfShape,
-    partitioner: Partitioner,
-    after: Option<String>,
-    page: VecDeque<Row>,
-    exhausted: bool,
+    pager: Pager,
     pending: BTreeMap<String, BTreeMap<String, Vec<Mutation>>>,
     pending_bytes: usize,
     pending_mutations: usize,
@@ -101,14 +91,14 @@ impl RemoteCf {
             .and_then(|p| Partitioner::from_class_name(&p))
             .unwrap_or(Partitioner::Random);
         Ok(RemoteCf {
-            client,
-            keyspace: keyspace.to_string(),
-            cf: cf.to_string(),
+            conn: ThriftSlices {
+                client,
+                keyspace: keyspace.to_string(),
+                cf: cf.to_string(),
+                partitioner,
+            },
             shape,
-            partitioner,
-            after: None,
-            page: VecDeque::new(),
-            exhausted: false,
+            pager: Pager::default(),
             pending: BTreeMap::new(),
             pending_bytes: 0,
             pending_mutations: 0,
@@ -120,87 +110,11 @@ impl RemoteCf {
         self.shape
     }
 
-    fn parent(&self) -> ColumnParent {
-        ColumnParent::new(self.cf.clone(), None)
-    }
-
-    fn slice(start: Vec<u8>, count: i32) -> SlicePredicate {
-        SlicePredicate::new(None, SliceRange::new(start, Vec::new(), false, count))
-    }
-
-    fn whole_row(
-        &mut self,
-        key: &str,
-        mut entries: Vec<ColumnOrSuperColumn>,
-    ) -> Result<Vec<ColumnOrSuperColumn>> {
-        let mut more_to_read = entries.len() >= PAGE_COLUMNS as usize;
-        while more_to_read {
-            let Some(last) = entries.last().and_then(entry_name) else {
-                break;
-            };
-            let parent = self.parent();
-            let more = self
-                .client
-                .get_slice(
-                    self.keyspace.clone(),
-                    key.to_string(),
-                    parent,
-                    Self::slice(last, SLICE_COLUMNS + 1),
-                    ConsistencyLevel::ONE,
-                )
-                .map_err(|e| thrift_error("get_slice", e))?;
-            more_to_read = more.len() > SLICE_COLUMNS as usize;
-            entries.extend(more.into_iter().skip(1));
-        }
-        Ok(entries)
-    }
-
-    fn fetch_page(&mut self) -> Result<()> {
-        let start = self.after.clone().unwrap_or_default();
-        let range = KeyRange::new(start.clone(), String::new(), None, None, PAGE_ROWS);
-        let parent = self.parent();
-        let slices = self
-            .client
-            .get_range_slices(
-                self.keyspace.clone(),
-                parent,
-                Self::slice(Vec::new(), PAGE_COLUMNS),
-                range,
-                ConsistencyLevel::ONE,
-            )
-            .map_err(|e| thrift_error("get_range_slices", e))?;
-        self.exhausted = slices.len() < PAGE_ROWS as usize;
-        let p = self.partitioner;
-        let floor = self.after.as_ref().map(|k| (p.token(k), k.clone()));
-        let mut progressed = false;
-        for slice in slices {
-            // The range starts at the last key, inclusive: skip what was already seen.
-            if let Some(floor) = &floor {
-                if (p.token(&slice.key), slice.key.clone()) <= *floor {
-                    continue;
-                }
-            }
-            progressed = true;
-            self.after = Some(slice.key.clone());
-            if slice.columns.is_empty() {
-                continue;
-            }
-            let entries = self.whole_row(&slice.key, slice.columns)?;
-            self.page.push_back(to_row(slice.key, entries)?);
-        }
-        if !progressed && !self.exhausted {
-            return Err(Error::Storage(format!(
-                "more than {PAGE_ROWS} rows share the token of {start:?}; cannot page past them"
-            )));
-        }
-        Ok(())
-    }
-
     fn push(&mut self, key: &str, mutation: Mutation, bytes: usize) -> Result<()> {
         self.pending
             .entry(key.to_string())
             .or_default()
-            .entry(self.cf.clone())
+            .entry(self.conn.cf.clone())
             .or_default()
             .push(mutation);
         self.pending_bytes += bytes;
@@ -218,18 +132,24 @@ impl RemoteCf {
         let batch = std::mem::take(&mut self.pending);
         self.pending_bytes = 0;
         self.pending_mutations = 0;
-        self.client
-            .batch_mutate(self.keyspace.clone(), batch, ConsistencyLevel::ONE)
+        self.conn
+            .client
+            .batch_mutate(self.conn.keyspace.clone(), batch, ConsistencyLevel::ONE)
             .map_err(|e| thrift_error("batch_mutate", e))
     }
 }
 
-fn entry_name(e: &ColumnOrSuperColumn) -> Option<Vec<u8>> {
-    match (&e.column, &e.super_column) {
-        (Some(c), _) => Some(c.name.clone()),
-        (None, Some(s)) => Some(s.name.clone()),
-        (None, None) => None,
-    }
+/// The reads of one column family of a server.
+struct ThriftSlices {
+    client: Client,
+    keyspace: String,
+    cf: String,
+    partitioner: Partitioner,
+}
+
+fn slice(start: Vec<u8>, count: usize) -> SlicePredicate {
+    let count = i32::try_from(count).unwrap_or(i32::MAX);
+    SlicePredicate::new(None, SliceRange::new(start, Vec::new(), false, count))
 }
 
 fn from_thrift(c: protocol::Column) -> Column {
@@ -241,57 +161,71 @@ fn from_thrift(c: protocol::Column) -> Column {
     }
 }
 
-fn to_row(key: String, entries: Vec<ColumnOrSuperColumn>) -> Result<Row> {
-    let mut cols = Vec::new();
-    let mut supers = Vec::new();
-    for e in entries {
-        match (e.column, e.super_column) {
-            (Some(c), _) => cols.push(from_thrift(c)),
-            (None, Some(s)) => supers.push(SuperColumn {
+fn entries(read: Vec<ColumnOrSuperColumn>) -> Vec<Entry> {
+    read.into_iter()
+        .filter_map(|e| match (e.column, e.super_column) {
+            (Some(c), _) => Some(Entry::Column(from_thrift(c))),
+            (None, Some(s)) => Some(Entry::Super(SuperColumn {
                 name: s.name,
                 deleted_at: None,
                 columns: s.columns.into_iter().map(from_thrift).collect(),
-            }),
-            (None, None) => {}
-        }
-    }
-    let body = if supers.is_empty() {
-        RowBody::Standard(cols)
-    } else {
-        RowBody::Super(supers)
-    };
-    Ok(Row {
-        key,
-        deleted_at: None,
-        body,
-    })
+            })),
+            (None, None) => None,
+        })
+        .collect()
 }
 
-impl RowSource for RemoteCf {
-    fn next_row(&mut self) -> Result<Option<Row>> {
-        while self.page.is_empty() && !self.exhausted {
-            self.fetch_page()?;
-        }
-        Ok(self.page.pop_front())
+impl SliceReader for ThriftSlices {
+    fn partitioner(&self) -> Partitioner {
+        self.partitioner
     }
 
-    fn get_row(&mut self, key: &str) -> Result<Option<Row>> {
-        let parent = self.parent();
-        let first = self
+    fn range(
+        &mut self,
+        start: &str,
+        rows: usize,
+        columns: usize,
+    ) -> Result<Vec<(String, Vec<Entry>)>> {
+        let rows = i32::try_from(rows).unwrap_or(i32::MAX);
+        let range = KeyRange::new(start.to_string(), String::new(), None, None, rows);
+        let slices = self
+            .client
+            .get_range_slices(
+                self.keyspace.clone(),
+                ColumnParent::new(self.cf.clone(), None),
+                slice(Vec::new(), columns),
+                range,
+                ConsistencyLevel::ONE,
+            )
+            .map_err(|e| thrift_error("get_range_slices", e))?;
+        Ok(slices
+            .into_iter()
+            .map(|s| (s.key, entries(s.columns)))
+            .collect())
+    }
+
+    fn slice(&mut self, key: &str, start: Vec<u8>, count: usize) -> Result<Vec<Entry>> {
+        let read = self
             .client
             .get_slice(
                 self.keyspace.clone(),
                 key.to_string(),
-                parent,
-                Self::slice(Vec::new(), PAGE_COLUMNS),
+                ColumnParent::new(self.cf.clone(), None),
+                slice(start, count),
                 ConsistencyLevel::ONE,
             )
             .map_err(|e| thrift_error("get_slice", e))?;
-        if first.is_empty() {
-            return Ok(None);
-        }
-        let entries = self.whole_row(key, first)?;
-        to_row(key.to_string(), entries).map(Some)
+        Ok(entries(read))
+    }
+}
+
+impl RowSource for RemoteCf {
+    fn next_row(&mut self) -> Result<Option<Row>> {
+        self.pager.next_row(&mut self.conn)
+    }
+
+    fn get_row(&mut self, key: &str) -> Result<Option<Row>> {
+        paging::get_row(&mut self.conn, key)
     }
 }
 

@@ -9,6 +9,8 @@
 
 mod run;
 mod server;
+#[path = "../support/mod.rs"]
+mod support;
 
 mod errors;
 mod options;

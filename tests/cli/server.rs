@@ -1,10 +1,9 @@
-//! The node the cli talks to: a real [`Node`] on 127.0.0.1 and a port the OS picks, inside a
-//! tokio runtime this [`Server`] owns, over a temporary directory holding its
-//! storage-conf.xml (and, for SimpleAuthenticator, passwd.properties and access.properties).
+//! The node the cli talks to: a real node ([`InProcessNode`]) on 127.0.0.1 and a port the OS
+//! picks, over a temporary directory holding its storage-conf.xml (and, for
+//! SimpleAuthenticator, passwd.properties and access.properties).
 
+use crate::support::node::InProcessNode;
 use ilion::config::Config;
-use ilion::node::Node;
-use std::net::SocketAddr;
 use tempfile::TempDir;
 
 /// Cluster name of the test configuration.
@@ -45,9 +44,7 @@ pub enum Auth {
 
 /// A serving node and the directory it lives in.
 pub struct Server {
-    node: Option<Node>,
-    runtime: tokio::runtime::Runtime,
-    addr: SocketAddr,
+    node: InProcessNode,
     xml: String,
     _dir: TempDir,
 }
@@ -91,19 +88,8 @@ impl Server {
         std::fs::write(dir.path().join("storage-conf.xml"), &xml).expect("write config");
         let config = Config::from_xml(&xml, dir.path(), dir.path())
             .unwrap_or_else(|e| panic!("test config does not load: {e}"));
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let node = runtime
-            .block_on(Node::start(config))
-            .unwrap_or_else(|e| panic!("node does not start: {e}"));
-        let addr = node.local_addr();
         Server {
-            node: Some(node),
-            runtime,
-            addr,
+            node: InProcessNode::start(config),
             xml,
             _dir: dir,
         }
@@ -116,19 +102,6 @@ impl Server {
 
     /// The Thrift port.
     pub fn port(&self) -> u16 {
-        self.addr.port()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(node) = self.node.take() {
-            let closed = self.runtime.block_on(node.shutdown());
-            if let Err(e) = closed {
-                if !std::thread::panicking() {
-                    panic!("node shutdown failed: {e}");
-                }
-            }
-        }
+        self.node.addr().port()
     }
 }

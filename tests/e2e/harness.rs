@@ -1,5 +1,5 @@
-//! The test server: a real [`Node`] listening on `127.0.0.1:0`, started inside a tokio
-//! runtime that the [`Server`] owns, over a temporary directory that holds the test
+//! The test server: a real node ([`InProcessNode`], in its own tokio runtime) listening on
+//! `127.0.0.1:0`, over a temporary directory that holds the test
 //! configuration (tests/conf: every comparator, Standard and Super column families, a
 //! replicated keyspace) varied by [`Options`], its `passwd.properties` and
 //! `access.properties`, and the data directories. Tests talk to it through the blocking
@@ -8,9 +8,9 @@
 //! CI runs the suite once per engine.
 
 use crate::support::conf::{test_engine, TestConf};
+use crate::support::node::InProcessNode;
 use ilion::client::{Client, WireStyle};
 use ilion::config::Config;
-use ilion::node::Node;
 use ilion::partitioner::Partitioner;
 use std::net::SocketAddr;
 use std::path::Path;
@@ -84,9 +84,7 @@ impl Options {
 
 /// A serving node and everything it lives on.
 pub struct Server {
-    node: Option<Node>,
-    runtime: tokio::runtime::Runtime,
-    addr: SocketAddr,
+    node: InProcessNode,
     dir: TempDir,
 }
 
@@ -100,34 +98,17 @@ impl Server {
         let config = Config::from_xml(conf.text(), dir.path(), dir.path())
             .unwrap_or_else(|e| panic!("test config does not load: {e}"));
         let data_dir = config.data_file_directories[0].clone();
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let node = runtime
-            .block_on(Node::start(config))
-            .unwrap_or_else(|e| panic!("node does not start: {e}"));
+        let node = InProcessNode::start(config);
         // The store really is on the engine the run asks for (ILION_TEST_ENGINE).
         let engine = std::fs::read_to_string(data_dir.join(ilion::storage::ENGINE_FILE))
             .expect("the store records its engine");
         assert_eq!(engine, test_engine(), "the store's engine");
-        let mut addr = node.local_addr();
-        assert_ne!(addr.port(), 0, "port 0 must be replaced by a real port");
-        if addr.ip().is_unspecified() {
-            addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
-        }
-        Server {
-            node: Some(node),
-            runtime,
-            addr,
-            dir,
-        }
+        Server { node, dir }
     }
 
     /// The address clients connect to.
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        self.node.addr()
     }
 
     /// The directory holding storage-conf.xml and the properties files.
@@ -137,21 +118,8 @@ impl Server {
 
     /// A new connection in `style`.
     pub fn client(&self, style: WireStyle) -> Client {
-        Client::connect(self.addr, style, Duration::from_secs(10))
+        Client::connect(self.addr(), style, Duration::from_secs(10))
             .unwrap_or_else(|e| panic!("connect {style:?}: {e}"))
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(node) = self.node.take() {
-            let closed = self.runtime.block_on(node.shutdown());
-            if let Err(e) = closed {
-                if !std::thread::panicking() {
-                    panic!("node shutdown failed: {e}");
-                }
-            }
-        }
     }
 }
 

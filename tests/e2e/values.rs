@@ -1,15 +1,18 @@
 //! Request values and result views: short builders for the Thrift structs the tests send
-//! (paths, parents, predicates, key ranges, columns, mutations, credentials), name encodings
-//! for the typed comparators, and the expected [`Outcome`]s of logins; [`Outcome`] itself is
-//! the shared one of tests/support.
+//! (paths, parents, predicates, key ranges, columns and mutations are the shared ones of
+//! tests/support/requests.rs; the variants only this suite sends, and credentials, are here),
+//! name encodings for the typed comparators, and the expected [`Outcome`]s of logins;
+//! [`Outcome`] itself is the shared one of tests/support.
 
 use ilion::protocol::{
-    AuthenticationRequest, Column, ColumnOrSuperColumn, ColumnParent, ColumnPath, Deletion,
-    KeyRange, Mutation, SlicePredicate, SliceRange, SuperColumn,
+    AuthenticationRequest, Column, ColumnOrSuperColumn, ColumnPath, SlicePredicate,
 };
 use std::collections::BTreeMap;
 
 pub use crate::support::outcome::{internal, ire, outcome, Outcome};
+pub use crate::support::requests::{
+    col, cosc_col, cosc_super, delete, keys, names, parent, path, put, range, tokens,
+};
 
 /// AuthenticationException for a bad password or unknown user (`docs/api.md#auth`, D11, E7).
 pub fn bad_login(mode: &str, user: &str) -> Outcome {
@@ -25,34 +28,9 @@ pub fn not_authorized(user: &str, ks: &str) -> Outcome {
     ))
 }
 
-/// A ColumnPath.
-pub fn path(cf: &str, super_column: Option<&[u8]>, column: Option<&[u8]>) -> ColumnPath {
-    ColumnPath::new(
-        cf.to_string(),
-        super_column.map(<[u8]>::to_vec),
-        column.map(<[u8]>::to_vec),
-    )
-}
-
 /// A ColumnPath to one column of a Standard CF.
 pub fn cpath(cf: &str, column: &[u8]) -> ColumnPath {
     path(cf, None, Some(column))
-}
-
-/// A ColumnParent.
-pub fn parent(cf: &str, super_column: Option<&[u8]>) -> ColumnParent {
-    ColumnParent::new(cf.to_string(), super_column.map(<[u8]>::to_vec))
-}
-
-/// A names predicate.
-pub fn names(names: &[&[u8]]) -> SlicePredicate {
-    SlicePredicate::new(names.iter().map(|n| n.to_vec()).collect::<Vec<_>>(), None)
-}
-
-/// A range predicate.
-pub fn range(start: &[u8], finish: &[u8], reversed: bool, count: i32) -> SlicePredicate {
-    let range = SliceRange::new(start.to_vec(), finish.to_vec(), reversed, count);
-    SlicePredicate::new(None, range)
 }
 
 /// Everything (up to 1000 columns), ascending.
@@ -67,53 +45,11 @@ pub fn both_predicate() -> SlicePredicate {
     p
 }
 
-/// A KeyRange over keys.
-pub fn keys(start: &str, end: &str, count: i32) -> KeyRange {
-    KeyRange::new(start.to_string(), end.to_string(), None, None, count)
-}
-
-/// A KeyRange over tokens.
-pub fn tokens(start: &str, end: &str, count: i32) -> KeyRange {
-    KeyRange::new(None, None, start.to_string(), end.to_string(), count)
-}
-
-/// A Column.
-pub fn col(name: &[u8], value: &[u8], timestamp: i64) -> Column {
-    Column::new(name.to_vec(), value.to_vec(), timestamp)
-}
-
-/// A ColumnOrSuperColumn holding a column.
-pub fn cosc_col(name: &[u8], value: &[u8], timestamp: i64) -> ColumnOrSuperColumn {
-    ColumnOrSuperColumn::new(col(name, value, timestamp), None)
-}
-
-/// A ColumnOrSuperColumn holding a super column.
-pub fn cosc_super(name: &[u8], columns: Vec<Column>) -> ColumnOrSuperColumn {
-    ColumnOrSuperColumn::new(None, SuperColumn::new(name.to_vec(), columns))
-}
-
 /// A ColumnOrSuperColumn with both a column and a super column.
 pub fn cosc_both(subcolumns: Vec<Column>) -> ColumnOrSuperColumn {
     let mut c = cosc_col(b"c", b"v", 1);
     c.super_column = cosc_super(b"sc", subcolumns).super_column;
     c
-}
-
-/// A Mutation inserting `cosc`.
-pub fn put(cosc: ColumnOrSuperColumn) -> Mutation {
-    Mutation::new(cosc, None)
-}
-
-/// A Mutation deleting.
-pub fn delete(
-    timestamp: i64,
-    super_column: Option<&[u8]>,
-    predicate: Option<SlicePredicate>,
-) -> Mutation {
-    Mutation::new(
-        None,
-        Deletion::new(timestamp, super_column.map(<[u8]>::to_vec), predicate),
-    )
 }
 
 /// Login credentials.

@@ -106,7 +106,7 @@ fn sstable2json_text_imports_the_same_over_thrift_tombstones_included() {
     let port = server.addr.port().to_string();
     import_all_json(&["--host", "127.0.0.1", "--port", &port]);
     let reads = read_all(&server);
-    server.stop();
+    stop(server);
     assert_same_reads(&reads, &json_model(&config));
 }
 

@@ -8,8 +8,9 @@
 
 mod json_import;
 mod roundtrip;
-mod server;
 mod sstables;
+#[path = "../support/mod.rs"]
+mod support;
 mod synthetic;
 
 use ilion::client::{Client, TCassandraSyncClient, WireStyle};
@@ -17,11 +18,13 @@ use ilion::comparator::hex;
 use ilion::protocol::{ColumnOrSuperColumn, ColumnParent, ConsistencyLevel, KeyRange};
 use ilion::protocol::{SlicePredicate, SliceRange};
 use serde_json::{json, Value};
-use server::Served;
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::fmt::Debug;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
+use support::process::ServerProcess as Served;
 
 /// The keyspace of the fixture.
 pub const KEYSPACE: &str = "Migrate";
@@ -82,6 +85,17 @@ impl Store {
         self.config.display().to_string()
     }
 
+    /// The arguments of `ilion import --from-cassandra06 DIR` into this store.
+    pub fn import06(&self, dir: &Path) -> [String; 5] {
+        [
+            "import".into(),
+            "--config".into(),
+            self.config_arg(),
+            "--from-cassandra06".into(),
+            dir.display().to_string(),
+        ]
+    }
+
     /// Serves this store with the real binary.
     pub fn serve(&self) -> Served {
         Served::start(&self.config)
@@ -91,13 +105,20 @@ impl Store {
     pub fn reads(&self) -> BTreeMap<String, BTreeMap<String, Value>> {
         let server = self.serve();
         let reads = read_all(&server);
-        server.stop();
+        stop(server);
         reads
     }
 }
 
+/// Stops `server` with SIGTERM and asserts a clean exit (the handlers are in place before
+/// the "listening on" line).
+pub fn stop(server: Served) {
+    let code = server.stop("TERM");
+    assert_eq!(code, Some(0), "ilion did not shut down cleanly");
+}
+
 /// Runs `ilion ARGS` with `stdin` and returns its output.
-pub fn ilion(args: &[&str], stdin: Option<&[u8]>) -> Output {
+pub fn ilion<A: AsRef<OsStr> + Debug>(args: &[A], stdin: Option<&[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ilion"))
         .args(args)
         .stdin(if stdin.is_some() {
@@ -122,7 +143,7 @@ pub fn ilion(args: &[&str], stdin: Option<&[u8]>) -> Output {
 }
 
 /// Runs `ilion ARGS`, asserting success; returns stdout.
-pub fn ilion_ok(args: &[&str], stdin: Option<&[u8]>) -> Vec<u8> {
+pub fn ilion_ok<A: AsRef<OsStr> + Debug>(args: &[A], stdin: Option<&[u8]>) -> Vec<u8> {
     let out = ilion(args, stdin);
     assert!(
         out.status.success(),
@@ -133,7 +154,7 @@ pub fn ilion_ok(args: &[&str], stdin: Option<&[u8]>) -> Vec<u8> {
 }
 
 /// Runs `ilion ARGS`, asserting failure; returns stderr.
-pub fn ilion_fails(args: &[&str], stdin: Option<&[u8]>) -> String {
+pub fn ilion_fails<A: AsRef<OsStr> + Debug>(args: &[A], stdin: Option<&[u8]>) -> String {
     let out = ilion(args, stdin);
     assert!(!out.status.success(), "ilion {args:?} should have failed");
     String::from_utf8_lossy(&out.stderr).into_owned()

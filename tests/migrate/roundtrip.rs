@@ -7,16 +7,7 @@ use super::*;
 fn imported() -> Store {
     let store = Store::fresh();
     let dir = keyspace_dir();
-    ilion_ok(
-        &[
-            "import",
-            "--config",
-            &store.config_arg(),
-            "--from-cassandra06",
-            dir.to_str().unwrap(),
-        ],
-        None,
-    );
+    ilion_ok(&store.import06(&dir), None);
     store
 }
 
@@ -90,8 +81,8 @@ fn export_over_thrift_into_import_over_thrift_reads_the_same() {
         );
     }
     let reads = read_all(&target);
-    source.stop();
-    target.stop();
+    stop(source);
+    stop(target);
     assert_same_reads(&reads, &expected_reads());
 }
 

@@ -41,16 +41,7 @@ fn sstable2json_output_is_reproduced_byte_for_byte() {
 #[test]
 fn from_cassandra06_reads_back_what_cassandra_read() {
     let store = Store::fresh();
-    let out = ilion(
-        &[
-            "import",
-            "--config",
-            &store.config_arg(),
-            "--from-cassandra06",
-            keyspace_dir().to_str().unwrap(),
-        ],
-        None,
-    );
+    let out = ilion(&store.import06(&keyspace_dir()), None);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     for cf in CFS {
@@ -62,16 +53,7 @@ fn from_cassandra06_reads_back_what_cassandra_read() {
 /// Runs a `--from-cassandra06` import that must fail; returns its message after checking
 /// that nothing at all was written.
 fn refused(store: &Store, dir: &Path) -> String {
-    let stderr = ilion_fails(
-        &[
-            "import",
-            "--config",
-            &store.config_arg(),
-            "--from-cassandra06",
-            dir.to_str().unwrap(),
-        ],
-        None,
-    );
+    let stderr = ilion_fails(&store.import06(dir), None);
     let reads = store.reads();
     assert!(
         reads.values().all(BTreeMap::is_empty),

@@ -202,16 +202,7 @@ fn every_partitioner_merges_three_sstables_as_0_6_did() {
         let root = tempfile::tempdir().unwrap();
         let dir = keyspace(p, root.path());
         let store = store_for(p);
-        ilion_ok(
-            &[
-                "import",
-                "--config",
-                &store.config_arg(),
-                "--from-cassandra06",
-                dir.to_str().unwrap(),
-            ],
-            None,
-        );
+        ilion_ok(&store.import06(&dir), None);
         let server = store.serve();
         let mut client = client(&server);
         let s = read_cf(&mut client, "S");
@@ -246,7 +237,7 @@ fn every_partitioner_merges_three_sstables_as_0_6_did() {
             p_rows,
             "{p:?}: a tombstone was lost"
         );
-        server.stop();
+        stop(server);
         let want_s: BTreeMap<String, Value> = [
             ("a", json!([[h("y"), h("3"), 11]])),
             ("b", json!([[h("x"), h("new"), 10]])),
@@ -274,30 +265,12 @@ fn files_in_another_partitioners_order_are_refused() {
     let root = tempfile::tempdir().unwrap();
     let dir = keyspace(Partitioner::OrderPreserving, root.path());
     let store = store_for(Partitioner::CollatingOrderPreserving);
-    let e = ilion_fails(
-        &[
-            "import",
-            "--config",
-            &store.config_arg(),
-            "--from-cassandra06",
-            dir.to_str().unwrap(),
-        ],
-        None,
-    );
+    let e = ilion_fails(&store.import06(&dir), None);
     assert!(
         e.contains("out of CollatingOrderPreservingPartitioner order"),
         "{e}"
     );
     let store = store_for(Partitioner::Random);
-    let e = ilion_fails(
-        &[
-            "import",
-            "--config",
-            &store.config_arg(),
-            "--from-cassandra06",
-            dir.to_str().unwrap(),
-        ],
-        None,
-    );
+    let e = ilion_fails(&store.import06(&dir), None);
     assert!(e.contains("has no `<token>:` prefix"), "{e}");
 }

@@ -2,6 +2,7 @@
 //! two cannot disagree. docs/admin.md lists the endpoints; durations are in the unit their
 //! field name says, sizes in bytes.
 
+use crate::cf::CfScan;
 use crate::metrics::series::Point;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -63,20 +64,10 @@ pub struct RingEntry {
 /// One column family of `GET /api/cfstats`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct CfStats {
-    /// The keyspace the column family belongs to.
-    pub keyspace: String,
-    /// The column family's name.
-    pub cf: String,
-    /// "Standard" or "Super".
-    pub column_type: String,
-    /// Rows with at least one live column, as a scan found them now.
-    pub live_rows: u64,
-    /// Live columns (subcolumns in a Super CF), as a scan found them now.
-    pub live_columns: u64,
-    /// Row, super-column and column tombstones stored, as a scan found them now.
-    pub tombstones: u64,
-    /// Bytes of the CF's keys and values as stored, as a scan found them now.
-    pub bytes: u64,
+    /// The CF's names, kind and what a scan found in it now (its fields sit at the top level
+    /// of the JSON object).
+    #[serde(flatten)]
+    pub scan: CfScan,
     /// Row reads since start (a multiget of n keys is n reads).
     pub reads: u64,
     /// Row mutations applied since start.

@@ -193,13 +193,7 @@ impl Node {
                     columns_read: get(&cols_read, &k),
                     rows_written: get(&rows_written, &k),
                     columns_written: get(&cols_written, &k),
-                    keyspace: s.keyspace,
-                    cf: s.cf,
-                    column_type: s.column_type,
-                    live_rows: s.live_rows,
-                    live_columns: s.live_columns,
-                    tombstones: s.tombstones,
-                    bytes: s.bytes,
+                    scan: s,
                 }
             })
             .collect())

@@ -2,18 +2,15 @@
 //! configured from the suites' shared tests/conf/storage-conf.xml (Standard and Super column
 //! families under all six comparators, a keyspace with ReplicationFactor 3, optionally
 //! SimpleAuthenticator with its two files). Its engine's sync can be held or made to fail, to
-//! test reply gates. Also: builders for Thrift request values, and [`Outcome`], the
-//! comparable view of a result that the integration suites share (tests/support/outcome.rs,
-//! included here by path, as is tests/support/conf.rs).
+//! test reply gates. Also: builders for Thrift request values and [`Outcome`], the
+//! comparable view of a result, both shared with the integration suites
+//! (tests/support/requests.rs and outcome.rs, included here by path, as is conf.rs).
 
 use crate::cf::{Db, DbOptions};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::partitioner::Partitioner;
-use crate::protocol::{
-    Column, ColumnOrSuperColumn, ColumnParent, ColumnPath, Deletion, KeyRange, Mutation,
-    SlicePredicate, SliceRange, SuperColumn,
-};
+use crate::protocol::SlicePredicate;
 use crate::service::{Service, Session};
 use crate::storage::{Batch, Engine, MemoryEngine, Scan, SyncPolicy};
 use std::ops::Bound;
@@ -21,16 +18,21 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 use tempfile::TempDir;
 
-// The shared test support; `outcome` names the generated exceptions through
+// The shared test support; `outcome` and `requests` name the generated types through
 // `super::protocol`.
 use crate::protocol;
 #[path = "../../../tests/support/conf.rs"]
 mod conf;
 #[path = "../../../tests/support/outcome.rs"]
 mod outcome;
+#[path = "../../../tests/support/requests.rs"]
+mod requests;
 
 use conf::TestConf;
 pub(crate) use outcome::{internal, ire, outcome, Outcome};
+pub(crate) use requests::{
+    col, cosc_col, cosc_super, delete, keys, names, parent, path, put, range, tokens,
+};
 
 /// The keyspace with ReplicationFactor 1 and every kind of column family.
 pub(crate) const KS: &str = "Keyspace1";
@@ -184,74 +186,7 @@ impl Engine for TestEngine {
     }
 }
 
-/// A ColumnPath.
-pub(crate) fn path(cf: &str, super_column: Option<&[u8]>, column: Option<&[u8]>) -> ColumnPath {
-    ColumnPath::new(
-        cf.to_string(),
-        super_column.map(<[u8]>::to_vec),
-        column.map(<[u8]>::to_vec),
-    )
-}
-
-/// A ColumnParent.
-pub(crate) fn parent(cf: &str, super_column: Option<&[u8]>) -> ColumnParent {
-    ColumnParent::new(cf.to_string(), super_column.map(<[u8]>::to_vec))
-}
-
-/// A names predicate.
-pub(crate) fn names(names: &[&[u8]]) -> SlicePredicate {
-    SlicePredicate::new(names.iter().map(|n| n.to_vec()).collect::<Vec<_>>(), None)
-}
-
-/// A range predicate.
-pub(crate) fn range(start: &[u8], finish: &[u8], reversed: bool, count: i32) -> SlicePredicate {
-    let range = SliceRange::new(start.to_vec(), finish.to_vec(), reversed, count);
-    SlicePredicate::new(None, range)
-}
-
 /// Everything (up to 100 columns), ascending.
 pub(crate) fn all() -> SlicePredicate {
     range(b"", b"", false, 100)
-}
-
-/// A KeyRange over keys.
-pub(crate) fn keys(start: &str, end: &str, count: i32) -> KeyRange {
-    KeyRange::new(start.to_string(), end.to_string(), None, None, count)
-}
-
-/// A KeyRange over tokens.
-pub(crate) fn tokens(start: &str, end: &str, count: i32) -> KeyRange {
-    KeyRange::new(None, None, start.to_string(), end.to_string(), count)
-}
-
-/// A Column.
-pub(crate) fn col(name: &[u8], value: &[u8], timestamp: i64) -> Column {
-    Column::new(name.to_vec(), value.to_vec(), timestamp)
-}
-
-/// A ColumnOrSuperColumn holding a column.
-pub(crate) fn cosc_col(name: &[u8], value: &[u8], timestamp: i64) -> ColumnOrSuperColumn {
-    ColumnOrSuperColumn::new(col(name, value, timestamp), None)
-}
-
-/// A ColumnOrSuperColumn holding a super column.
-pub(crate) fn cosc_super(name: &[u8], columns: Vec<Column>) -> ColumnOrSuperColumn {
-    ColumnOrSuperColumn::new(None, SuperColumn::new(name.to_vec(), columns))
-}
-
-/// A Mutation inserting `cosc`.
-pub(crate) fn put(cosc: ColumnOrSuperColumn) -> Mutation {
-    Mutation::new(cosc, None)
-}
-
-/// A Mutation deleting.
-pub(crate) fn delete(
-    timestamp: i64,
-    super_column: Option<&[u8]>,
-    predicate: Option<SlicePredicate>,
-) -> Mutation {
-    Mutation::new(
-        None,
-        Deletion::new(timestamp, super_column.map(<[u8]>::to_vec), predicate),
-    )
 }

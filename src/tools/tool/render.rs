@@ -120,18 +120,18 @@ pub fn pick(
     cfs: &[String],
 ) -> Result<Vec<CfStats>, String> {
     let Some(ks) = keyspace else { return Ok(all) };
-    if !all.iter().any(|s| s.keyspace == *ks) {
+    if !all.iter().any(|s| s.scan.keyspace == *ks) {
         return Err(format!("Keyspace {ks} does not exist"));
     }
-    if let Some(cf) = cfs
-        .iter()
-        .find(|cf| !all.iter().any(|s| s.keyspace == *ks && s.cf == **cf))
-    {
+    if let Some(cf) = cfs.iter().find(|cf| {
+        !all.iter()
+            .any(|s| s.scan.keyspace == *ks && s.scan.cf == **cf)
+    }) {
         return Err(format!("unconfigured columnfamily {cf}"));
     }
     Ok(all
         .into_iter()
-        .filter(|s| s.keyspace == *ks && (cfs.is_empty() || cfs.contains(&s.cf)))
+        .filter(|s| s.scan.keyspace == *ks && (cfs.is_empty() || cfs.contains(&s.scan.cf)))
         .collect())
 }
 
@@ -139,16 +139,20 @@ pub fn cfstats(stats: &[CfStats]) -> String {
     let mut out = String::new();
     let mut keyspace: Option<&str> = None;
     for s in stats {
-        if keyspace != Some(&s.keyspace) {
-            let _ = writeln!(out, "Keyspace: {}", s.keyspace);
-            keyspace = Some(&s.keyspace);
+        if keyspace != Some(&s.scan.keyspace) {
+            let _ = writeln!(out, "Keyspace: {}", s.scan.keyspace);
+            keyspace = Some(&s.scan.keyspace);
         }
-        let _ = writeln!(out, "\t\tColumn Family: {} ({})", s.cf, s.column_type);
+        let _ = writeln!(
+            out,
+            "\t\tColumn Family: {} ({})",
+            s.scan.cf, s.scan.column_type
+        );
         let lines = pairs(&[
-            ("Space used (live)", size(s.bytes)),
-            ("Live rows", s.live_rows.to_string()),
-            ("Live columns", s.live_columns.to_string()),
-            ("Tombstones", s.tombstones.to_string()),
+            ("Space used (live)", size(s.scan.bytes)),
+            ("Live rows", s.scan.live_rows.to_string()),
+            ("Live columns", s.scan.live_columns.to_string()),
+            ("Tombstones", s.scan.tombstones.to_string()),
             ("Read count", s.reads.to_string()),
             ("Read latency p50", ms(s.read_p50_ms)),
             ("Read latency p99", ms(s.read_p99_ms)),
