@@ -210,6 +210,10 @@ fn describe_keyspace_names_each_comparator() {
             "Column Family Type: Super\nColumn Sorted By: {marshal}.UTF8Type\n\
              Subcolumns Sorted By: {marshal}.LongType\n------\n"
         ),
+        format!(
+            "Column Family Type: Super\nColumn Sorted By: {marshal}.TimeUUIDType\n\
+             Subcolumns Sorted By: {marshal}.LexicalUUIDType\n------\n"
+        ),
     ] {
         assert!(out.contains(&want), "lacks {want:?}:\n{out}");
     }
