@@ -3,7 +3,7 @@
 //! shows must be the ones `/metrics` exports. Chromium is required (scripts/test-all.sh
 //! installs it): without it this test fails rather than skips.
 
-use crate::harness::{insert_rows, sample_value, serial, Server, KS};
+use crate::harness::{insert_rows, sample_value, serial, test_conf, Server, CLUSTER, KS};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -58,7 +58,7 @@ fn count(metrics: &str, name: &str, labels: &[(&str, &str)]) -> u64 {
 fn the_status_page_renders_the_figures_of_metrics() {
     let _turn = serial();
     let dir = tempfile::tempdir().expect("temp dir");
-    let server = Server::start(dir.path(), "<AdminToken>pagetoken</AdminToken>");
+    let server = Server::start_with(dir.path(), test_conf().set("AdminToken", "pagetoken"));
     let mut c = server.client();
     insert_rows(&mut c, "page", 9);
     drop(c);
@@ -83,7 +83,7 @@ fn the_status_page_renders_the_figures_of_metrics() {
         dom.contains("data-loaded=\"1\""),
         "the script rendered a status:\n{dom}"
     );
-    assert_eq!(text_of(&dom, "cluster"), "Admin Test Cluster");
+    assert_eq!(text_of(&dom, "cluster"), CLUSTER);
     assert_eq!(text_of(&dom, "version"), env!("CARGO_PKG_VERSION"));
     assert_eq!(text_of(&dom, "error"), "", "the page reached the node");
 

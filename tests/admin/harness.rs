@@ -1,10 +1,12 @@
-//! A real node for the admin tests: a temporary directory, a storage-conf.xml with
-//! ThriftPort 0 and AdminPort 0 (and optionally an AdminToken), the node started in-process,
+//! A real node for the admin tests: a temporary directory, the test configuration
+//! (tests/conf through [`TestConf`]: ThriftPort 0, so AdminPort is a free port too,
+//! optionally an AdminToken), the node started in-process,
 //! a Thrift client, HTTP requests to the admin endpoint, and `ilion tool` run as the binary.
 //!
 //! The metrics registry is process-wide (one node per process in production), so the tests
 //! of this binary take turns through [`serial`] and compare counters before and after.
 
+use crate::support::conf::TestConf;
 use ilion::client::{Client, TCassandraSyncClient, WireStyle};
 use ilion::config::Config;
 use ilion::node::Node;
@@ -25,32 +27,18 @@ pub fn serial() -> MutexGuard<'static, ()> {
     TURN.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// The test configuration; `{data}` is the data directory, `{extra}` more elements.
-const CONFIG: &str = r#"<Storage>
-  <ClusterName>Admin Test Cluster</ClusterName>
-  <Keyspaces>
-    <Keyspace Name="Keyspace1">
-      <ColumnFamily Name="Standard1" CompareWith="BytesType"/>
-      <ColumnFamily Name="Super1" ColumnType="Super" CompareWith="BytesType" CompareSubcolumnsWith="BytesType"/>
-      <ReplicaPlacementStrategy>org.apache.cassandra.locator.RackUnawareStrategy</ReplicaPlacementStrategy>
-      <ReplicationFactor>1</ReplicationFactor>
-      <EndPointSnitch>org.apache.cassandra.locator.EndPointSnitch</EndPointSnitch>
-    </Keyspace>
-  </Keyspaces>
-  <Partitioner>org.apache.cassandra.dht.OrderPreservingPartitioner</Partitioner>
-  <CommitLogSync>batch</CommitLogSync>
-  <CommitLogSyncBatchWindowInMS>1.0</CommitLogSyncBatchWindowInMS>
-  <CommitLogDirectory>{dir}/commitlog</CommitLogDirectory>
-  <DataFileDirectories><DataFileDirectory>{data}</DataFileDirectory></DataFileDirectories>
-  <SavedCachesDirectory>{dir}/saved_caches</SavedCachesDirectory>
-  <Seeds><Seed>127.0.0.1</Seed></Seeds>
-  <ListenAddress>127.0.0.1</ListenAddress>
-  <ThriftAddress>127.0.0.1</ThriftAddress>
-  <ThriftPort>0</ThriftPort>
-  <GCGraceSeconds>0</GCGraceSeconds>
-  {extra}
-</Storage>
-"#;
+/// Cluster name of the test configuration.
+pub const CLUSTER: &str = "Test Cluster";
+
+/// tests/conf as the admin tests run it: OrderPreservingPartitioner, CommitLogSync batch
+/// with a 1 ms window (every write synced before it is acknowledged) and GCGraceSeconds 0
+/// (tombstones purgeable at once). ThriftPort 0 makes the admin port a free one too.
+pub fn test_conf() -> TestConf {
+    TestConf::new()
+        .partitioner("OrderPreservingPartitioner")
+        .commit_log("batch", "1.0")
+        .set("GCGraceSeconds", "0")
+}
 
 /// A serving node and its directory.
 pub struct Server {
@@ -62,20 +50,16 @@ pub struct Server {
 }
 
 impl Server {
-    /// A node on a fresh directory under `root`, with `extra` elements in its config.
-    pub fn start(root: &Path, extra: &str) -> Server {
-        Server::start_on(root, &root.join("data"), extra)
+    /// A node in `root` (new, or where a stopped node left its data) on [`test_conf`].
+    pub fn start(root: &Path) -> Server {
+        Server::start_with(root, test_conf())
     }
 
-    /// A node whose DataFileDirectory is `data` (e.g. a restored snapshot).
-    pub fn start_on(root: &Path, data: &Path, extra: &str) -> Server {
-        let xml = CONFIG
-            .replace("{dir}", &root.display().to_string())
-            .replace("{data}", &data.display().to_string())
-            .replace("{extra}", extra);
-        let config_path = root.join("storage-conf.xml");
-        std::fs::write(&config_path, &xml).expect("write config");
-        let config = Config::from_xml(&xml, root, root).expect("test config loads");
+    /// A node on `conf` (e.g. [`test_conf`] with an AdminToken or another data directory),
+    /// written into `root`, where its relative directories resolve.
+    pub fn start_with(root: &Path, conf: TestConf) -> Server {
+        let config_path = conf.write(root);
+        let config = Config::from_xml(conf.text(), root, root).expect("test config loads");
         let token = config.admin.token.clone();
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)

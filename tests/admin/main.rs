@@ -6,5 +6,7 @@ mod browser;
 mod harness;
 mod metrics;
 mod snapshots;
+#[path = "../support/mod.rs"]
+mod support;
 mod token;
 mod tool;

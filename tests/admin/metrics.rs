@@ -11,7 +11,7 @@ const CF: [(&str, &str); 2] = [("keyspace", KS), ("cf", "Standard1")];
 fn thrift_traffic_is_counted_per_method_and_per_column_family() {
     let _turn = serial();
     let dir = tempfile::tempdir().expect("temp dir");
-    let server = Server::start(dir.path(), "");
+    let server = Server::start(dir.path());
     let insert = [("method", "insert")];
     let m = |name: &str, labels: &[(&str, &str)]| server.metric(name, labels);
     // The counters compared before and after the calls, in the order the deltas are checked.
@@ -71,7 +71,7 @@ fn thrift_traffic_is_counted_per_method_and_per_column_family() {
 fn errors_are_counted_by_exception_and_gauges_are_read_at_scrape_time() {
     let _turn = serial();
     let dir = tempfile::tempdir().expect("temp dir");
-    let server = Server::start(dir.path(), "");
+    let server = Server::start(dir.path());
     let invalid = [
         ("method", "insert"),
         ("exception", "InvalidRequestException"),

@@ -1,7 +1,7 @@
 //! Snapshots: a consistent copy taken while writers run, listed and cleared by name, and a
 //! new node started on a copy of one reads exactly what had been acknowledged before it.
 
-use crate::harness::{insert_rows, serial, Server, KS, ONE};
+use crate::harness::{insert_rows, serial, test_conf, Server, KS, ONE};
 use ilion::client::TCassandraSyncClient;
 use ilion::protocol::{
     Column, ColumnOrSuperColumn, ColumnParent, ColumnPath, KeyRange, SlicePredicate, SliceRange,
@@ -52,7 +52,7 @@ fn rows(server: &Server) -> Vec<(String, usize)> {
 fn a_snapshot_is_a_data_directory_a_node_starts_from() {
     let _turn = serial();
     let dir = tempfile::tempdir().expect("temp dir");
-    let server = Server::start(dir.path(), "");
+    let server = Server::start(dir.path());
     let mut c = server.client();
     insert_rows(&mut c, "before", 40);
     assert!(server
@@ -111,7 +111,7 @@ fn a_snapshot_is_a_data_directory_a_node_starts_from() {
     server.stop();
 
     let root2 = tempfile::tempdir().expect("temp dir");
-    let node = Server::start_on(root2.path(), &restored, "");
+    let node = Server::start_with(root2.path(), test_conf().data_directory(&restored));
     let rows = rows(&node);
     let before = rows.iter().filter(|(k, _)| k.starts_with("before")).count();
     assert_eq!(before, 40, "everything acknowledged before the snapshot");

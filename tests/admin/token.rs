@@ -1,13 +1,13 @@
 //! `<AdminToken>`: every request must carry it — as a bearer token, or in the query for a
 //! browser — or gets 401; the tool sends it.
 
-use crate::harness::{http, serial, Server};
+use crate::harness::{http, serial, test_conf, Server};
 
 #[test]
 fn with_a_token_every_request_must_carry_it() {
     let _turn = serial();
     let dir = tempfile::tempdir().expect("temp dir");
-    let server = Server::start(dir.path(), "<AdminToken>s3cret+/=</AdminToken>");
+    let server = Server::start_with(dir.path(), test_conf().set("AdminToken", "s3cret+/="));
     let base = format!("http://{}", server.admin());
     for path in ["/", "/metrics", "/api/info", "/api/nowhere"] {
         let (status, body) = http("GET", &format!("{base}{path}"), None);
@@ -46,7 +46,7 @@ fn with_a_token_every_request_must_carry_it() {
 fn without_a_token_no_header_is_needed() {
     let _turn = serial();
     let dir = tempfile::tempdir().expect("temp dir");
-    let server = Server::start(dir.path(), "");
+    let server = Server::start(dir.path());
     let (status, body) = http(
         "GET",
         &format!("http://{}/api/version", server.admin()),

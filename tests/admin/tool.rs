@@ -1,7 +1,7 @@
 //! Every `ilion tool` verb run as the binary against a real node: tables by default, JSON
 //! with `--json`, figures that match what was written over Thrift, and the actions' effects.
 
-use crate::harness::{insert_rows, serial, Server, KS, ONE};
+use crate::harness::{insert_rows, serial, Server, CLUSTER, KS, ONE};
 use ilion::client::TCassandraSyncClient;
 use ilion::protocol::ColumnPath;
 
@@ -18,7 +18,7 @@ fn find<'a>(stats: &'a serde_json::Value, cf: &str) -> &'a serde_json::Value {
 fn read_verbs_describe_the_node() {
     let _turn = serial();
     let dir = tempfile::tempdir().expect("temp dir");
-    let server = Server::start(dir.path(), "");
+    let server = Server::start(dir.path());
     // Per-CF counters are process-wide and other tests of this binary used Standard1 too.
     let baseline = server.tool_json(&["cfstats"]);
     let was = |field: &str| find(&baseline, "Standard1")[field].as_u64().expect(field);
@@ -38,7 +38,7 @@ fn read_verbs_describe_the_node() {
         .expect("remove");
 
     let info = server.tool_json(&["info"]);
-    assert_eq!(info["cluster_name"], "Admin Test Cluster");
+    assert_eq!(info["cluster_name"], CLUSTER);
     assert!(info["load_bytes"].as_u64() > Some(0));
     assert!(info["resident_memory_bytes"].as_u64() > Some(0));
     let table = server.tool_ok(&["info"]);
@@ -98,7 +98,7 @@ fn read_verbs_describe_the_node() {
 fn flush_and_compact_act_on_the_node() {
     let _turn = serial();
     let dir = tempfile::tempdir().expect("temp dir");
-    let server = Server::start(dir.path(), "");
+    let server = Server::start(dir.path());
     let purged_before = server.metric("ilion_tombstones_purged_total", &[]);
     let mut c = server.client();
     insert_rows(&mut c, "d", 5);
@@ -130,7 +130,7 @@ fn flush_and_compact_act_on_the_node() {
 fn drain_refuses_writes_until_restart_but_keeps_reads() {
     let _turn = serial();
     let dir = tempfile::tempdir().expect("temp dir");
-    let server = Server::start(dir.path(), "");
+    let server = Server::start(dir.path());
     let mut c = server.client();
     insert_rows(&mut c, "k", 3);
     // A snapshot inside the data directory must not stop the node from restarting there.
@@ -151,7 +151,7 @@ fn drain_refuses_writes_until_restart_but_keeps_reads() {
     // A restart on the same data serves writes again, with everything acknowledged kept.
     let root = server.dir.clone();
     server.stop();
-    let again = Server::start(&root, "");
+    let again = Server::start(&root);
     let mut c = again.client();
     insert_rows(&mut c, "k", 4);
     let stats = again.tool_json(&["cfstats"]);
@@ -163,7 +163,7 @@ fn drain_refuses_writes_until_restart_but_keeps_reads() {
 fn the_tool_finds_the_endpoint_in_the_configuration() {
     let _turn = serial();
     let dir = tempfile::tempdir().expect("temp dir");
-    let server = Server::start(dir.path(), "");
+    let server = Server::start(dir.path());
     // The test config asks for a free port, which only the running node knows.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_ilion"))
         .args(["tool", "--config"])

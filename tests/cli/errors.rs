@@ -4,7 +4,7 @@
 //! output with status 0.
 
 use super::run::cli;
-use super::server::Server;
+use super::server::{Server, CLUSTER};
 
 /// (statement, what standard error says)
 const FAILURES: [(&str, &str); 11] = [
@@ -81,7 +81,7 @@ fn continue_runs_the_rest_and_still_fails() {
         "get Keyspace1.Nope['k']\nshow api version\nfrobnicate\nshow cluster name\n",
     );
     assert_eq!(ran.code, 1, "{ran:?}");
-    assert_eq!(ran.stdout, "2.2.0\nCLI Test Cluster\n");
+    assert_eq!(ran.stdout, format!("2.2.0\n{CLUSTER}\n"));
     assert_eq!(
         ran.stderr,
         "No such column family: Nope\nSyntax error: expected a statement (type 'help' or '?' \

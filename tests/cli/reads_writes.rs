@@ -14,7 +14,10 @@ fn show_statements_and_help() {
         &server,
         "show cluster name\nshow api version\nshow keyspaces\n",
     );
-    assert_eq!(out, format!("{CLUSTER}\n2.2.0\nKeyspace1\nOther\nsystem\n"));
+    assert_eq!(
+        out,
+        format!("{CLUSTER}\n2.2.0\nKeyspace1\nReplicated\nsystem\n")
+    );
     let config = script(&server, "show config file\n");
     assert_eq!(config, server.config_text());
     let help = script(&server, "help\n?\n");
@@ -163,7 +166,8 @@ fn list_shows_rows_in_token_order() {
         script_text.push_str(&format!("set StdLong['{key}'][100] = 'x' timestamp 9\n"));
     }
     script_text.push_str("del StdLong['date'] timestamp 20\n");
-    script_text.push_str("list StdLong\nlist Keyspace1.StdLong limit 2\nlist Other.Standard1\n");
+    script_text
+        .push_str("list StdLong\nlist Keyspace1.StdLong limit 2\nlist Replicated.Standard1\n");
     let out = script(&server, &script_text);
     let mut ordered: Vec<(usize, &str)> = keys.iter().copied().enumerate().collect();
     ordered.sort_by_key(|(_, k)| Partitioner::Random.token(k));
@@ -206,12 +210,16 @@ fn describe_keyspace_names_each_comparator() {
             "Column Family Type: Super\nColumn Sorted By: {marshal}.UTF8Type\n\
              Subcolumns Sorted By: {marshal}.LongType\n------\n"
         ),
+        format!(
+            "Column Family Type: Super\nColumn Sorted By: {marshal}.TimeUUIDType\n\
+             Subcolumns Sorted By: {marshal}.LexicalUUIDType\n------\n"
+        ),
     ] {
         assert!(out.contains(&want), "lacks {want:?}:\n{out}");
     }
     assert_eq!(
         out.matches("------\n").count(),
-        9,
+        11,
         "one block per CF:\n{out}"
     );
     // `describe keyspace` alone describes the keyspace in use.

@@ -58,6 +58,10 @@ fn every_statement_on_a_bytes_super_column_family() {
 fn super_and_subcolumn_names_use_their_own_comparators() {
     let server = Server::start();
     let sc = "a0b1c2d4-0000-1000-8000-000000000001";
+    let sub = "1b4e28ba-2fa1-11d2-883f-0016d3cca427";
+    // SuperLong: UTF8Type super columns, LongType subcolumns; SuperTime: TimeUUIDType super
+    // columns, LexicalUUIDType subcolumns; Replicated.Super1: BytesType super columns,
+    // AsciiType subcolumns.
     let out = script(
         &server,
         &format!(
@@ -65,9 +69,11 @@ fn super_and_subcolumn_names_use_their_own_comparators() {
              set Keyspace1.SuperLong['k']['sc'][-1] = 'minus one' timestamp 2\n\
              get Keyspace1.SuperLong['k']\n\
              get Keyspace1.SuperLong['k']['sc'][7]\n\
-             set Keyspace1.SuperTime['k']['{sc}'][name] = 'v' timestamp 3\n\
+             set Keyspace1.SuperTime['k']['{sc}'][{sub}] = 'v' timestamp 3\n\
              get Keyspace1.SuperTime['k']['{sc}']\n\
-             list Keyspace1.SuperTime\n"
+             list Keyspace1.SuperTime\n\
+             set Replicated.Super1['k']['sc'][name] = 'ascii' timestamp 4\n\
+             get Replicated.Super1['k']['sc']\n"
         ),
     );
     assert_eq!(
@@ -79,11 +85,14 @@ fn super_and_subcolumn_names_use_their_own_comparators() {
              Returned 1 results.\n\
              => (column=7, value=seven, timestamp=1)\n\
              Value inserted.\n\
-             => (column=name, value=v, timestamp=3)\n\
+             => (column={sub}, value=v, timestamp=3)\n\
              Returned 1 results.\n\
              -------------------\nRowKey: k\n\
-             => (super_column={sc},\n     (column=name, value=v, timestamp=3))\n\
-             \n1 Row Returned.\n"
+             => (super_column={sc},\n     (column={sub}, value=v, timestamp=3))\n\
+             \n1 Row Returned.\n\
+             Value inserted.\n\
+             => (column=name, value=ascii, timestamp=4)\n\
+             Returned 1 results.\n"
         )
     );
 }

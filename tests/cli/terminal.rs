@@ -139,6 +139,8 @@ fn a_terminal_session_with_completion_and_history() {
                     "Keyspace1.Super1",
                     "Keyspace1.SuperLong",
                     "Keyspace1.SuperTime",
+                    "Keyspace1.SuperTimeBytes",
+                    "Keyspace1.SuperUtf8",
                 ]
         })
     });

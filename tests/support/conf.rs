@@ -112,6 +112,15 @@ impl TestConf {
         self.set("PasswordMode", "MD5")
     }
 
+    /// `<DataFileDirectories>` holding the one directory `path` (e.g. a restored snapshot)
+    /// instead of tests/conf's relative `data`.
+    pub fn data_directory(self, path: &Path) -> TestConf {
+        self.set(
+            "DataFileDirectories",
+            &format!("<DataFileDirectory>{}</DataFileDirectory>", path.display()),
+        )
+    }
+
     /// The XML text.
     pub fn text(&self) -> &str {
         &self.text
