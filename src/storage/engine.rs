@@ -4,8 +4,10 @@
 //! picks (or, in tests, wraps) an engine and never reads through one.
 
 use super::{EngineKind, Watermark};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use std::ops::Bound;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// A key and its value.
 pub type KvPair = (Vec<u8>, Vec<u8>);
@@ -102,3 +104,47 @@ pub(crate) fn in_bounds(key: &[u8], lower: &Bound<Vec<u8>>, upper: &Bound<Vec<u8
 
 #[cfg(test)]
 mod tests;
+
+/// How long opening a store waits for its lock: a closing engine of this same process may
+/// still hold it while its background threads wind down after the drop.
+const LOCK_WAIT: Duration = Duration::from_secs(2);
+
+/// What one attempt to open an engine's files gave.
+pub(crate) enum OpenAttempt<T> {
+    /// Opened.
+    Opened(T),
+    /// Another holder has the directory's lock: try again shortly.
+    Locked,
+    /// Any other failure, as the engine words it.
+    Failed(String),
+}
+
+/// Opens the store in `dir` with `attempt`, retrying while its lock is held (up to
+/// [`LOCK_WAIT`]); then "in use by another process". Other failures mean the files cannot be
+/// read as a store: refused as corrupt, never reset.
+pub(crate) fn open_waiting_for_lock<T>(
+    dir: &Path,
+    mut attempt: impl FnMut() -> OpenAttempt<T>,
+) -> Result<T> {
+    let deadline = Instant::now() + LOCK_WAIT;
+    loop {
+        match attempt() {
+            OpenAttempt::Opened(db) => return Ok(db),
+            OpenAttempt::Locked if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            OpenAttempt::Locked => {
+                return Err(Error::Storage(format!(
+                    "data directory {} is in use by another process",
+                    dir.display()
+                )))
+            }
+            OpenAttempt::Failed(why) => {
+                return Err(Error::Corrupt(format!(
+                    "cannot open the store in {}: {why}",
+                    dir.display()
+                )))
+            }
+        }
+    }
+}

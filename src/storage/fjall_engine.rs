@@ -8,7 +8,7 @@
 
 mod long_keys;
 
-use super::engine::{range_is_empty, Batch, Engine, Scan};
+use super::engine::{open_waiting_for_lock, range_is_empty, Batch, Engine, OpenAttempt, Scan};
 use super::{EngineKind, Watermark};
 use crate::error::{Error, Result};
 use std::collections::BTreeMap;
@@ -16,7 +16,6 @@ use std::fs;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 /// The one keyspace holding everything.
 const KEYSPACE: &str = "ilion";
@@ -32,10 +31,6 @@ const MEMTABLE_BYTES: u64 = 32 << 20;
 /// Most journal bytes kept before fjall forces the oldest memtable to disk (fjall's minimum;
 /// its default is 512 MiB): this bounds start-up replay time whatever the write pattern.
 const MAX_JOURNAL_BYTES: u64 = 64 << 20;
-
-/// How long to wait for the lock of a store that a closing `FjallEngine` of this same
-/// process may still hold while its background workers wind down.
-const LOCK_WAIT: Duration = Duration::from_secs(2);
 
 /// An [`Engine`] on a fjall database in one directory.
 pub struct FjallEngine {
@@ -125,8 +120,8 @@ impl FjallEngine {
 }
 
 fn open_fjall(dir: &Path, cache_bytes: u64) -> Result<fjall::Database> {
-    let deadline = Instant::now() + LOCK_WAIT;
-    loop {
+    // A dropped database's lock is released once its background workers wind down.
+    open_waiting_for_lock(dir, || {
         let opened = fjall::Database::builder(dir)
             .cache_size(cache_bytes)
             // No write(2) per batch: the journal buffer is written out and fsynced by
@@ -139,25 +134,11 @@ fn open_fjall(dir: &Path, cache_bytes: u64) -> Result<fjall::Database> {
             .worker_threads(2)
             .open();
         match opened {
-            Ok(db) => return Ok(db),
-            Err(fjall::Error::Locked) => {
-                if Instant::now() >= deadline {
-                    return Err(Error::Storage(format!(
-                        "data directory {} is in use by another process",
-                        dir.display()
-                    )));
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(other) => {
-                return Err(Error::Corrupt(format!(
-                    "cannot open the store in {}: {}",
-                    dir.display(),
-                    fjall_err(other)
-                )))
-            }
+            Ok(db) => OpenAttempt::Opened(db),
+            Err(fjall::Error::Locked) => OpenAttempt::Locked,
+            Err(other) => OpenAttempt::Failed(fjall_err(other).to_string()),
         }
-    }
+    })
 }
 
 /// Refuses a non-empty directory without fjall's files (ilion's own files aside); creates a

@@ -4,14 +4,13 @@
 //! `fdatasync` of the log file and an `fsync` of every blob written since the last sync, so
 //! "synced" means on disk.
 
-use super::engine::{range_is_empty, Batch, Engine, Scan};
+use super::engine::{open_waiting_for_lock, range_is_empty, Batch, Engine, OpenAttempt, Scan};
 use super::{EngineKind, Watermark};
 use crate::error::{Error, Result};
 use std::fs::{self, File, OpenOptions};
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 /// Files sled creates in its directory; anything else there means it is not ours.
 const SLED_FILES: [&str; 2] = ["conf", "db"];
@@ -94,13 +93,9 @@ impl SledEngine {
     }
 }
 
-/// How long to wait for a lock on the store that a closing `SledEngine` of this same
-/// process may still hold: sled releases it from its background threads after the drop.
-const LOCK_WAIT: Duration = Duration::from_secs(2);
-
 fn open_sled(dir: &Path, cache_bytes: u64) -> Result<sled::Db> {
-    let deadline = Instant::now() + LOCK_WAIT;
-    loop {
+    // sled releases a dropped store's lock from its background threads.
+    open_waiting_for_lock(dir, || {
         let opened = sled::Config::new()
             .path(dir)
             .cache_capacity(cache_bytes)
@@ -108,24 +103,13 @@ fn open_sled(dir: &Path, cache_bytes: u64) -> Result<sled::Db> {
             .mode(sled::Mode::HighThroughput)
             .open();
         match opened {
-            Ok(db) => return Ok(db),
+            Ok(db) => OpenAttempt::Opened(db),
             Err(sled::Error::Io(io)) if io.to_string().contains("could not acquire lock") => {
-                if Instant::now() >= deadline {
-                    return Err(Error::Storage(format!(
-                        "data directory {} is in use by another process",
-                        dir.display()
-                    )));
-                }
-                std::thread::sleep(Duration::from_millis(20));
+                OpenAttempt::Locked
             }
-            Err(other) => {
-                return Err(Error::Corrupt(format!(
-                    "cannot open the store in {}: {other}",
-                    dir.display()
-                )))
-            }
+            Err(other) => OpenAttempt::Failed(other.to_string()),
         }
-    }
+    })
 }
 
 /// Refuses a non-empty directory without sled's files (ilion's own files aside); creates a
