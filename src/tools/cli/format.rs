@@ -8,7 +8,7 @@
 //! cli needs nothing of the server's and works against real Cassandra 0.6 too.
 
 use super::parser::Literal;
-use std::fmt::Write as _;
+use crate::comparator::hex;
 use uuid::Uuid;
 
 /// How a column family's names are written, from its `CompareWith` class.
@@ -105,15 +105,6 @@ pub fn display_value(value: &[u8]) -> String {
         Ok(s) if !s.chars().any(char::is_control) => s.to_string(),
         _ => format!("0x{}", hex(value)),
     }
-}
-
-/// Lowercase hex, no prefix.
-pub fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
 }
 
 /// A version-1 UUID for now. The node field and the clock sequence's start are random per
