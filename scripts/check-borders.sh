@@ -1,6 +1,7 @@
 #!/bin/sh
 # Keeps the module borders of ARCHITECTURE.md: sled only under src/storage/, the XML crate
-# only under src/config/, tokio's sockets only under src/server/ and src/client*.
+# only under src/config/, tokio's sockets and the HTTP stacks only under src/server/ and
+# src/client*.
 set -eu
 cd "$(dirname "$0")/.."
 fail=0
@@ -15,6 +16,7 @@ check() { # pattern, allowed path prefix (regex), what
 check '\bsled::' 'src/storage/' 'sled'
 check '\bquick_xml::' 'src/config/' 'quick-xml'
 check 'tokio::net' 'src/server/|src/client' 'tokio::net'
+check '\bureq::|\baxum::' 'src/server/|src/client' 'HTTP sockets (axum, ureq)'
 for f in $(find src -name '*.rs' ! -path 'src/protocol/generated.rs'); do
     if ! head -n 1 "$f" | grep -q '^//!'; then
         echo "border: $f does not open with a //! paragraph" >&2

@@ -3,8 +3,10 @@
 //! headers, so tests can speak each of the four wire styles the server accepts.
 //!
 //! For load generation there is also [`AsyncConnection`], a tokio connection that makes the
-//! three calls of [`calls`] without per-call allocation.
+//! three calls of [`calls`] without per-call allocation, and [`admin`] is the HTTP client of
+//! the admin endpoint that `ilion tool` drives.
 
+pub mod admin;
 mod async_conn;
 pub mod calls;
 

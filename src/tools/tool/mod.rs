@@ -4,13 +4,12 @@
 //! (and takes the token from there too, unless `--token` is given). Output is a readable
 //! table, or with `--json` the endpoint's JSON as it was received.
 
-mod http;
 mod render;
 
+use crate::client::admin::Endpoint;
 use crate::config::{Config, DEFAULT_ADMIN_PORT};
 use crate::server::admin::api;
 use clap::{Args, Subcommand};
-use http::Endpoint;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -1,4 +1,4 @@
-//! `ilion tool`'s side of the admin API: a blocking HTTP client (ureq) that sends the token,
+//! The admin API's client (for `ilion tool`): a blocking HTTP client (ureq) that sends the token,
 //! turns the endpoint's `{"error": …}` answers into messages, and decodes the JSON bodies
 //! declared in `server::admin::api`.
 
