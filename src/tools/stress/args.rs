@@ -1,9 +1,11 @@
 //! The command line of `ilion stress`. Flags follow Cassandra 0.6's `contrib/py_stress`
 //! (`-n -t -c -S -o -r -s -g -h -p -k -e -i`), so an old invocation keeps working, plus
-//! `--cf`, `--duration`, `--rate` (open loop), `--json` and `--serve-noop`. `-h` is the host,
+//! `--cf`, `--duration`, `--rate` (open loop), `--json`, `--serve-noop`, and `--ops`,
+//! `--first-key` and `--key-width`, which let a benchmark grow one store in steps (insert keys
+//! K..n-1, then read a fixed number of random keys of all n, every key spelled alike). `-h` is the host,
 //! as in stress.py, so clap's short help flag is switched off; `--help` still works.
 
-use super::keys::KeyDist;
+use super::keys::{KeyDist, KeyFormat};
 use crate::protocol::ConsistencyLevel;
 use clap::{ArgAction, Args, ValueEnum};
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -21,6 +23,9 @@ pub enum Operation {
     Rangeslice,
     /// `batch_insert` of super columns S0..S(u-1), each holding C0..C(c-1) (Super CF).
     InsertSuper,
+    /// `get_slice` of the first `u` super columns, with their subcolumns, of a random key's
+    /// row (Super CF).
+    ReadSuper,
     /// Reads and inserts of random keys, `--read-fraction` of them reads.
     Mixed,
 }
@@ -29,9 +34,21 @@ pub enum Operation {
 #[derive(Debug, Clone, Args)]
 #[command(disable_help_flag = true)]
 pub struct StressArgs {
-    /// Keys to insert, or operations to run when `--duration` is not given.
+    /// Keys: inserts write keys 0..n-1 (from `--first-key`), reads pick among them; also the
+    /// number of operations when neither `--ops` nor `--duration` is given.
     #[arg(short = 'n', long = "num-keys", default_value_t = 1_000_000)]
     pub num_keys: u64,
+    /// Operations to run (default: one per key to insert, or n for reads).
+    #[arg(long = "ops")]
+    pub ops: Option<u64>,
+    /// Inserts start at this key: keys K..n-1 are written, K..n-1 again if `--ops` asks
+    /// for more.
+    #[arg(long = "first-key", default_value_t = 0)]
+    pub first_key: u64,
+    /// Digits every key is padded to (default: those of n), so runs with different `-n`
+    /// spell the same key the same way.
+    #[arg(long = "key-width")]
+    pub key_width: Option<usize>,
     /// Connections, each with one call outstanding (stress.py's threads).
     #[arg(short = 't', long = "threads", default_value_t = 50)]
     pub threads: usize,
@@ -175,14 +192,51 @@ impl StressArgs {
         if self.duration == Some(Duration::ZERO) {
             return fail("--duration must be positive");
         }
+        if self.ops == Some(0) {
+            return fail("--ops must be at least 1");
+        }
+        if self.first_key >= self.num_keys {
+            return fail("--first-key must be below -n");
+        }
+        let digits = (self.num_keys - 1).to_string().len();
+        if let Some(width) = self.key_width {
+            if !(digits..=20).contains(&width) {
+                return fail(&format!(
+                    "--key-width must be between {digits} (the digits of the last key) and 20"
+                ));
+            }
+        }
         Ok(())
+    }
+
+    /// Whether the operation writes rows in key order.
+    pub fn inserts(&self) -> bool {
+        matches!(self.operation, Operation::Insert | Operation::InsertSuper)
+    }
+
+    /// Operations in a run bounded by count: `--ops`, or one per key from `--first-key` to
+    /// n-1 for inserts, or n.
+    pub fn operations(&self) -> u64 {
+        match (self.ops, self.inserts()) {
+            (Some(ops), _) => ops,
+            (None, true) => self.num_keys - self.first_key,
+            (None, false) => self.num_keys,
+        }
+    }
+
+    /// How keys are spelled: `--key-width` digits, or those of n.
+    pub fn key_format(&self) -> KeyFormat {
+        match self.key_width {
+            Some(width) => KeyFormat::with_width(width),
+            None => KeyFormat::for_count(self.num_keys),
+        }
     }
 
     /// The column family to use.
     pub fn column_family(&self) -> &str {
         match (&self.cf, self.operation) {
             (Some(cf), _) => cf,
-            (None, Operation::InsertSuper) => "Super1",
+            (None, Operation::InsertSuper | Operation::ReadSuper) => "Super1",
             (None, _) => "Standard1",
         }
     }

@@ -156,3 +156,54 @@ fn hosts_resolve_with_the_port_or_their_own() {
     assert_eq!(a.addresses().unwrap()[0].port(), 1);
     assert!(parse(&["-h", ","]).unwrap().addresses().is_err());
 }
+
+#[test]
+fn a_store_can_be_grown_in_steps_with_keys_spelled_alike() {
+    // The second step of a growth run: insert keys 200000..999999, padded as the last step's.
+    let a = parse(&["-n", "1000000", "--first-key", "200000", "--key-width", "7"]).unwrap();
+    a.validate().unwrap();
+    assert_eq!(a.operations(), 800_000);
+    let mut key = String::new();
+    a.key_format().write(200_000, &mut key);
+    assert_eq!(key, "0200000");
+    // Reads of the whole store: a fixed number of random keys, not one per key.
+    let a = parse(&["-n", "1000000", "-o", "read", "-r", "--ops", "5000"]).unwrap();
+    assert_eq!(a.operations(), 5000);
+    // Without the flags, inserts write every key once and reads read n keys.
+    let a = parse(&["-n", "300", "-o", "read"]).unwrap();
+    assert_eq!(a.operations(), 300);
+    a.key_format().write(7, &mut key);
+    assert_eq!(key, "007");
+    // --ops asks for more inserts than keys: the keys are written again.
+    let a = parse(&["-n", "10", "--first-key", "4", "--ops", "12"]).unwrap();
+    assert_eq!(a.operations(), 12);
+}
+
+#[test]
+fn growth_flags_out_of_range_are_refused() {
+    for (flags, flag) in [
+        (&["--ops", "0"][..], "--ops"),
+        (&["-n", "10", "--first-key", "10"], "--first-key"),
+        (&["-n", "1000", "--key-width", "2"], "--key-width"),
+        (&["-n", "1000", "--key-width", "21"], "--key-width"),
+    ] {
+        let why = parse(flags).unwrap().validate().unwrap_err();
+        assert!(why.starts_with(flag), "{flags:?}: {why}");
+    }
+    // n = 1000 has keys 000..999: three digits are enough.
+    parse(&["-n", "1000", "--key-width", "3"])
+        .unwrap()
+        .validate()
+        .unwrap();
+}
+
+#[test]
+fn read_super_reads_the_super_cf() {
+    let a = parse(&["-o", "read-super", "-u", "2"]).unwrap();
+    assert_eq!(a.operation, Operation::ReadSuper);
+    assert_eq!((a.column_family(), a.supercolumns), ("Super1", 2));
+    assert!(!a.inserts());
+    assert_eq!(a.operations(), a.num_keys);
+    let a = parse(&["-o", "read-super", "--cf", "Super2"]).unwrap();
+    assert_eq!(a.column_family(), "Super2");
+}

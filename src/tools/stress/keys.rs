@@ -101,6 +101,11 @@ impl KeyFormat {
         }
     }
 
+    /// Keys padded to `width` digits.
+    pub fn with_width(width: usize) -> KeyFormat {
+        KeyFormat { width }
+    }
+
     /// Replaces `buf` with key number `i`.
     pub fn write(&self, i: u64, buf: &mut String) {
         buf.clear();

@@ -11,11 +11,15 @@
 //! 3. prints stress.py's CSV progress line every `-i` seconds (and a progress bar when stdout
 //!    is a terminal), then a summary with percentiles, and `--json` writes it to a file.
 //!
+//! The summary also carries the client's own CPU time (`cpu`), since client and server often
+//! share the machine's cores and the client's share bounds what the server can be given.
+//!
 //! Mixed load (`-o mixed`) is reads and inserts of Gaussian (or `-r` uniform) random keys,
 //! half and half by default (`--read-fraction`): the simplest split that exercises both
 //! paths equally.
 
 mod args;
+mod cpu;
 mod keys;
 pub mod noop;
 mod progress;
@@ -119,11 +123,12 @@ pub async fn stress(
         conns.push((addr, conn));
     }
 
+    let cpu_before = cpu::process_seconds();
     let start = Instant::now();
     let deadline = args.duration.map(|d| start + d);
     let total = match args.duration {
         Some(_) => u64::MAX,
-        None => args.num_keys,
+        None => args.operations(),
     };
     let open_loop = args
         .rate
@@ -164,9 +169,11 @@ pub async fn stress(
         operations,
         errors: c.errors.load(std::sync::atomic::Ordering::Relaxed),
         empty_reads: c.empty.load(std::sync::atomic::Ordering::Relaxed),
+        items: c.items.load(std::sync::atomic::Ordering::Relaxed),
         elapsed_s: elapsed,
         ops_per_s: operations as f64 / elapsed.max(1e-9),
         latency: LatencySummary::of(&hist),
+        client_cpu_s: cpu::process_seconds().map(|s| s - cpu_before.unwrap_or(0.0)),
     };
     write!(out, "{}", summary.text()).map_err(|e| e.to_string())?;
     if let Some(path) = &args.json {
@@ -183,6 +190,7 @@ fn operation_name(op: Operation) -> &'static str {
         Operation::Read => "read",
         Operation::Rangeslice => "rangeslice",
         Operation::InsertSuper => "insert-super",
+        Operation::ReadSuper => "read-super",
         Operation::Mixed => "mixed",
     }
 }
@@ -207,13 +215,14 @@ fn plan(
         operation: args.operation,
         total,
         keys: args.num_keys,
+        first_key: args.first_key,
         dist: args.key_dist(),
-        format: KeyFormat::for_count(args.num_keys),
+        format: args.key_format(),
         read_fraction: args.read_fraction,
         column_family: args.column_family().to_string(),
         columns: names('C', args.columns),
         supers: match args.operation {
-            Operation::InsertSuper => names('S', args.supercolumns),
+            Operation::InsertSuper | Operation::ReadSuper => names('S', args.supercolumns),
             _ => Vec::new(),
         },
         value,

@@ -38,7 +38,7 @@ impl Progress {
             interval: Duration::from_secs(args.interval),
             bar,
             start,
-            total: args.duration.is_none().then_some(args.num_keys),
+            total: args.duration.is_none().then_some(args.operations()),
             duration: args.duration,
         }
     }

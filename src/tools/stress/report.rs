@@ -102,12 +102,18 @@ pub struct Summary {
     pub errors: u64,
     /// Reads that found no columns (or range slices no rows); not counted as errors.
     pub empty_reads: u64,
+    /// Items the reads returned in all: columns (read), super columns (read-super), rows
+    /// (rangeslice); 0 for inserts.
+    pub items: u64,
     /// Wall time of the run in seconds.
     pub elapsed_s: f64,
     /// Operations per second over the run.
     pub ops_per_s: f64,
     /// Latency figures (from the intended start under `--rate`).
     pub latency: LatencySummary,
+    /// CPU seconds the stress process itself used during the run (all its threads), where
+    /// the platform says.
+    pub client_cpu_s: Option<f64>,
 }
 
 impl Summary {
@@ -130,12 +136,21 @@ impl Summary {
             "operations    {} in {:.2} s, {} errors, {} empty reads",
             self.operations, self.elapsed_s, self.errors, self.empty_reads
         );
-        let _ = writeln!(s, "throughput    {:.0} ops/s", self.ops_per_s);
+        let _ = writeln!(
+            s,
+            "throughput    {:.0} ops/s, {:.0} items/s",
+            self.ops_per_s,
+            self.items as f64 / self.elapsed_s.max(1e-9)
+        );
         let _ = writeln!(
             s,
             "latency ms    mean {:.3}  p50 {:.3}  p95 {:.3}  p99 {:.3}  p99.9 {:.3}  max {:.3}",
             l.mean_ms, l.p50_ms, l.p95_ms, l.p99_ms, l.p999_ms, l.max_ms
         );
+        if let Some(cpu) = self.client_cpu_s {
+            let per_op = cpu * 1e6 / self.operations.max(1) as f64;
+            let _ = writeln!(s, "client CPU    {cpu:.2} s, {per_op:.1} µs per operation");
+        }
         s
     }
 

@@ -63,6 +63,7 @@ fn sample() -> Summary {
         operations: 1000,
         errors: 2,
         empty_reads: 3,
+        items: 4000,
         elapsed_s: 0.5,
         ops_per_s: 2000.0,
         latency: LatencySummary {
@@ -73,6 +74,7 @@ fn sample() -> Summary {
             p999_ms: 1.5,
             max_ms: 2.0,
         },
+        client_cpu_s: Some(0.25),
     }
 }
 
@@ -82,7 +84,8 @@ fn summary_text_names_every_figure() {
     for want in [
         "read (open loop at 5000 ops/s, 50 connections, framed)",
         "1000 in 0.50 s, 2 errors, 3 empty reads",
-        "2000 ops/s",
+        "2000 ops/s, 8000 items/s",
+        "client CPU    0.25 s, 250.0 µs per operation",
         "mean 0.250  p50 0.200  p95 0.500  p99 0.750  p99.9 1.500  max 2.000",
     ] {
         assert!(text.contains(want), "{want:?} missing from\n{text}");
@@ -98,10 +101,15 @@ fn json_carries_every_field() {
     assert_eq!(v["empty_reads"], 3);
     assert_eq!(v["target_rate"], 5000.0);
     assert_eq!(v["latency"]["p999_ms"], 1.5);
+    assert_eq!(v["items"], 4000);
+    assert_eq!(v["client_cpu_s"], 0.25);
     let mut closed = sample();
     closed.target_rate = None;
+    closed.client_cpu_s = None;
     let v: serde_json::Value = serde_json::from_str(&closed.json()).unwrap();
     assert!(v["target_rate"].is_null());
+    assert!(v["client_cpu_s"].is_null());
+    assert!(!closed.text().contains("client CPU"), "{}", closed.text());
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! One connection's loop: claim the next operation number, build the call for it, send it,
 //! time it, count it. Operation numbers come from one shared counter, so `-n` operations are
-//! done exactly once in all; inserts write key `i mod n` (each key once in a fixed-count
-//! run, as stress.py's inserters did), reads and range slices pick keys at random.
+//! done exactly once in all; inserts write key `first + i mod (n - first)` (each key once in a
+//! fixed-count run, as stress.py's inserters did), reads and range slices pick keys at random.
 //!
 //! Counters shared with the progress reporter are a handful of relaxed atomics; each worker
 //! keeps its own latency histogram, merged at the end, so recording needs no lock.
@@ -34,6 +34,8 @@ pub struct Counters {
     pub errors: AtomicU64,
     /// Reads that came back empty.
     pub empty: AtomicU64,
+    /// Items the reads returned: columns, super columns, or rows of a range slice.
+    pub items: AtomicU64,
     /// Sum of latencies in nanoseconds.
     pub latency_ns: AtomicU64,
 }
@@ -46,6 +48,8 @@ pub struct Plan {
     pub total: u64,
     /// Keys in the key space.
     pub keys: u64,
+    /// The first key inserts write.
+    pub first_key: u64,
     /// Random key choice.
     pub dist: KeyDist,
     /// Key spelling.
@@ -56,7 +60,7 @@ pub struct Plan {
     pub column_family: String,
     /// Column names C0..
     pub columns: Vec<Vec<u8>>,
-    /// Super column names S0.. (insert-super only; empty otherwise).
+    /// Super column names S0.. (insert-super and read-super; empty otherwise).
     pub supers: Vec<Vec<u8>>,
     /// The value written to every column.
     pub value: Vec<u8>,
@@ -116,14 +120,15 @@ pub async fn run(
         };
         let insert = match plan.operation {
             Operation::Insert | Operation::InsertSuper => {
-                plan.format.write(i % plan.keys, &mut key);
+                let span = plan.keys - plan.first_key;
+                plan.format.write(plan.first_key + i % span, &mut key);
                 true
             }
             Operation::Mixed => {
                 plan.format.write(plan.dist.sample(&mut rng), &mut key);
                 rng.unit() >= plan.read_fraction
             }
-            Operation::Read | Operation::Rangeslice => {
+            Operation::Read | Operation::Rangeslice | Operation::ReadSuper => {
                 plan.format.write(plan.dist.sample(&mut rng), &mut key);
                 false
             }
@@ -146,6 +151,11 @@ pub async fn run(
                 columns: plan.columns.len() as i32,
                 rows: plan.range_rows,
             },
+            (false, Operation::ReadSuper) => Call::GetSlice {
+                key: &key,
+                column_family: &plan.column_family,
+                count: plan.supers.len() as i32,
+            },
             (false, _) => Call::GetSlice {
                 key: &key,
                 column_family: &plan.column_family,
@@ -165,6 +175,7 @@ pub async fn run(
                 if !insert && items == 0 {
                     c.empty.fetch_add(1, Ordering::Relaxed);
                 }
+                c.items.fetch_add(u64::from(items), Ordering::Relaxed);
             }
             Ok(Outcome::ServerError(why)) => error(c, &why),
             Err(e) => {
