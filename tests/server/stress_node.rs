@@ -85,6 +85,58 @@ async fn insert_then_read_everything_back_in_both_framings() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn super_rows_read_back_and_a_store_grows_in_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let node = Node::start(config(dir.path())).await.unwrap();
+    let port = node.local_addr().port();
+    let (text, s) = run(
+        port,
+        &["-n", "200", "-t", "3", "-o", "insert-super", "-u", "2"],
+    )
+    .await;
+    assert_eq!((s.operations, s.errors), (200, 0), "{text}");
+    let (text, s) = run(
+        port,
+        &["-n", "200", "-t", "3", "-o", "read-super", "-u", "2"],
+    )
+    .await;
+    // Every row read holds both super columns.
+    assert_eq!(
+        (s.operations, s.errors, s.empty_reads, s.items),
+        (200, 0, 0, 400),
+        "{text}"
+    );
+    // Grow Standard1 to 300 keys, then to 700 from key 300 on, every key three digits wide.
+    let (text, s) = run(port, &["-n", "300", "-t", "3", "--key-width", "3"]).await;
+    assert_eq!((s.operations, s.errors), (300, 0), "{text}");
+    let step = [
+        "-n",
+        "700",
+        "-t",
+        "3",
+        "--first-key",
+        "300",
+        "--key-width",
+        "3",
+    ];
+    let (text, s) = run(port, &step).await;
+    assert_eq!((s.operations, s.errors), (400, 0), "{text}");
+    // A fixed number of uniform reads over all 700 keys finds every one, 5 columns each.
+    let reads = ["-n", "700", "-t", "3", "-o", "read", "-r", "--ops", "500"];
+    let (text, s) = run(port, &reads).await;
+    assert_eq!(
+        (s.operations, s.errors, s.empty_reads, s.items),
+        (500, 0, 0, 2500),
+        "{text}"
+    );
+    // Keys past the grown store are not there: the reads above could have failed.
+    let beyond = ["-n", "900", "-t", "3", "-o", "read", "--ops", "300", "-r"];
+    let (text, s) = run(port, &beyond).await;
+    assert!(s.empty_reads > 0, "{text}");
+    node.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_errors_are_counted_not_fatal() {
     let dir = tempfile::tempdir().unwrap();
     let node = Node::start(config(dir.path())).await.unwrap();
