@@ -1,31 +1,25 @@
 //! The storage ceiling under `ilion stress -o insert` (bench/README.md): the same rows — keys
-//! `000000`…, columns C0..C4 of 34 bytes — written in-process with no network, from the same
-//! number of threads as the server's tokio workers, by
-//! * `cf`: `Db::apply`, exactly what the service calls (periodic mode), and
-//! * `sled`: raw sled `apply_batch` of the very keys and values ilion stores, without the
-//!   read-before-write and bookkeeping of `cf`;
-//!
-//! both with the node's 64 MiB sled cache. Prints one JSON object per line, for bench/run.sh.
+//! `000000`…, columns C0..C4 of 34 bytes — written in-process with no network, from as many
+//! threads as the machine has cores, through `Db::apply`, exactly what the service calls, on a
+//! store opened as the node opens it (`node::open_db` on the sample config, periodic sync),
+//! once per engine. The ratio of ilion's rate over the wire to this one is what the network,
+//! the protocol and the client sharing the cores cost. Prints one JSON object per line, for
+//! bench/run.sh.
 //!
 //! `cargo bench --bench stress_ceiling [-- ROWS [THREADS]]` (defaults 200000, nproc)
 
-use ilion::cf::{Db, DbOptions};
-use ilion::comparator::Comparator;
+use ilion::cf::Db;
 use ilion::config::Config;
-use ilion::model::{Cell, Change, Column, RowMutation};
-use ilion::partitioner::Partitioner;
-use ilion::storage::{CfLayout, SledEngine, SyncPolicy};
+use ilion::model::{Change, Column, RowMutation};
 use std::path::Path;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// A failed benchmark run: any error ends it with a message (`main` returns it).
 type BenchResult<T> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
 
-/// As `node::SLED_CACHE_BYTES`.
-const CACHE: u64 = 64 << 20;
 const VALUE: [u8; 34] = [b'v'; 34];
 const COLUMNS: usize = 5;
+const ENGINES: [&str; 2] = ["sled", "fjall"];
 
 /// Runs `write(row)` for rows 0..n spread over `threads` threads; rows per second.
 fn timed(n: u64, threads: u64, write: impl Fn(u64) -> BenchResult<()> + Sync) -> BenchResult<f64> {
@@ -58,85 +52,55 @@ fn dir_kib(p: &Path) -> u64 {
         .sum()
 }
 
-fn report(what: &str, rows_per_s: f64, dir: &Path) {
-    println!(
-        "{{\"what\": \"{what}\", \"rows_per_s\": {rows_per_s:.0}, \"disk_kib\": {}}}",
-        dir_kib(dir)
-    );
-}
-
-fn cf(n: u64, threads: u64) -> BenchResult<()> {
-    let dir = tempfile::tempdir()?;
+/// The sample config with its data under `dir`, on `engine`, periodic sync (as bench/run.sh).
+fn config(dir: &Path, engine: &str) -> BenchResult<Config> {
     let text = std::fs::read_to_string("conf/storage-conf.xml").expect("run from the repository");
-    let config = Config::from_xml(&text, dir.path(), dir.path())?;
-    let engine = Arc::new(SledEngine::open(dir.path(), CACHE)?);
-    let options = DbOptions {
-        partitioner: Partitioner::Random,
-        sync: SyncPolicy::Periodic(Duration::from_secs(10)),
-        gc_grace_seconds: 864_000,
-        initial_token: None,
-        chunk_bytes: ilion::storage::MAX_CHUNK_BYTES,
-        clock: ilion::cf::system_clock(),
-    };
-    let db = Db::open(engine, Arc::new(config.schema.clone()), options)?;
-    let rate = timed(n, threads, |i| {
-        let changes = (0..COLUMNS)
-            .map(|c| {
-                let column = Column {
-                    name: format!("C{c}").into_bytes(),
-                    value: VALUE.to_vec(),
-                    timestamp: 1,
-                };
-                Change::Insert {
-                    super_column: None,
-                    column,
-                }
-            })
-            .collect();
-        let mutation = RowMutation {
-            keyspace: "Keyspace1".into(),
-            key: format!("{i:06}"),
-            changes: vec![("Standard1".to_string(), changes)],
-        };
-        db.apply(&mutation)?;
-        Ok(())
-    })?;
-    db.close()?;
-    report("cf Db::apply", rate, dir.path());
-    Ok(())
+    let data = dir.join("data");
+    let text = text
+        .replace("data/commitlog", &dir.join("commitlog").to_string_lossy())
+        .replace("data/data", &data.to_string_lossy())
+        .replace("data/saved_caches", &dir.join("caches").to_string_lossy())
+        .replace(
+            "<StorageEngine>sled</StorageEngine>",
+            &format!("<StorageEngine>{engine}</StorageEngine>"),
+        );
+    let config = Config::from_xml(&text, dir, dir)?;
+    // The sample must still have the lines edited here.
+    if config.data_file_directories.first() != Some(&data)
+        || !text.contains(&format!("<StorageEngine>{engine}</StorageEngine>"))
+    {
+        return Err("the sample config no longer names data/data or <StorageEngine>sled".into());
+    }
+    Ok(config)
 }
 
-fn raw_sled(n: u64, threads: u64) -> BenchResult<()> {
+fn mutation(i: u64) -> RowMutation {
+    let changes = (0..COLUMNS)
+        .map(|c| Change::Insert {
+            super_column: None,
+            column: Column {
+                name: format!("C{c}").into_bytes(),
+                value: VALUE.to_vec(),
+                timestamp: 1,
+            },
+        })
+        .collect();
+    RowMutation {
+        keyspace: "Keyspace1".into(),
+        key: format!("{i:06}"),
+        changes: vec![("Standard1".to_string(), changes)],
+    }
+}
+
+fn ceiling(engine: &str, n: u64, threads: u64) -> BenchResult<()> {
     let dir = tempfile::tempdir()?;
-    let db = sled::Config::new()
-        .path(dir.path())
-        .cache_capacity(CACHE)
-        .flush_every_ms(None)
-        .mode(sled::Mode::HighThroughput)
-        .open()?;
-    let layout = CfLayout {
-        id: 1,
-        partitioner: Partitioner::Random,
-        comparator: Comparator::Bytes,
-        subcomparator: None,
-    };
-    let cell = Cell::Live {
-        value: VALUE.to_vec(),
-        timestamp: 1,
-    };
-    let rate = timed(n, threads, |i| {
-        let row = format!("{i:06}");
-        let mut batch = sled::Batch::default();
-        for c in 0..COLUMNS {
-            let name = format!("C{c}");
-            let (key, value) = layout.column_entry(&row, name.as_bytes(), &cell);
-            batch.insert(key, value);
-        }
-        db.apply_batch(batch)?;
-        Ok(())
-    })?;
-    db.flush()?;
-    report("raw sled apply_batch", rate, dir.path());
+    let db: std::sync::Arc<Db> = ilion::node::open_db(&config(dir.path(), engine)?)?;
+    let rate = timed(n, threads, |i| Ok(db.apply(&mutation(i)).map(drop)?))?;
+    db.close()?;
+    println!(
+        "{{\"what\": \"cf Db::apply, {engine}\", \"engine\": \"{engine}\", \"rows_per_s\": {rate:.0}, \"disk_kib\": {}}}",
+        dir_kib(dir.path())
+    );
     Ok(())
 }
 
@@ -146,6 +110,15 @@ fn main() -> BenchResult<()> {
     let n = args.next().map_or(200_000, |s| s.parse().expect("ROWS"));
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get() as u64);
     let threads = args.next().map_or(cores, |s| s.parse().expect("THREADS"));
-    cf(n, threads)?;
-    raw_sled(n, threads)
+    for engine in std::env::var("ENGINES")
+        .as_deref()
+        .unwrap_or("sled fjall")
+        .split_whitespace()
+    {
+        if !ENGINES.contains(&engine) {
+            return Err(format!("unknown engine {engine} (sled or fjall)").into());
+        }
+        ceiling(engine, n, threads)?;
+    }
+    Ok(())
 }
