@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
-"""Writes bench/RESULTS.md (to stdout) from the files bench/run.sh leaves in its work
-directory: NAME.json (ilion stress --json summaries), NAME.cmd (the stress command line),
-NAME.mem (VmRSS/VmHWM of the server, KiB) and NAME.du (data-directory size, KiB)."""
+"""Writes bench/RESULTS.md (to stdout) from the work directory bench/run.sh leaves: meta (the
+run's parameters, KEY=VALUE lines), and per run NAME.json (`ilion stress --json` summary),
+NAME.cmd (its command line), NAME.cpu (the server's CPU seconds over the run), NAME.mem
+(VmRSS/VmHWM of the server, KiB), NAME.du (data-directory size, KiB), NAME.startup
+(milliseconds from spawn to "listening on"), and ceiling.jsonl (benches/stress_ceiling.rs).
+
+`python3 bench/report.py WORKDIR > bench/RESULTS.md`"""
 
 import datetime
 import json
@@ -10,42 +14,119 @@ import platform
 import subprocess
 import sys
 
-work, keys, conns, open_secs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+work = sys.argv[1]
+meta = {}
+with open(os.path.join(work, "meta")) as f:
+    for line in f:
+        if "=" in line:
+            k, v = line.rstrip("\n").split("=", 1)
+            meta[k] = v
+KEYS = int(meta["KEYS"])
+CONNS = meta["CONNS"]
+OPEN_SECS = meta["OPEN_SECS"]
+ENGINES = meta["ENGINES"].split()
+GROWTH = [int(s) for s in meta["GROWTH"].split()]
+SUPERS = int(meta["SUPERS"])
+COLUMNS, VALUE, NAME, TIMESTAMP = 5, 34, 2, 8  # stress's defaults: C0..C4, 34-byte values
+
+
+def path(name, ext):
+    return os.path.join(work, f"{name}.{ext}")
 
 
 def load(name):
-    path = os.path.join(work, name + ".json")
-    if not os.path.exists(path):
+    p = path(name, "json")
+    if not os.path.exists(p):
         return None
-    with open(path) as f:
+    with open(p) as f:
         return json.load(f)
 
 
-def kv(name, ext):
-    path = os.path.join(work, f"{name}.{ext}")
-    if not os.path.exists(path):
-        return {}
-    with open(path) as f:
+def number(name, ext):
+    p = path(name, ext)
+    if not os.path.exists(p):
+        return None
+    with open(p) as f:
         text = f.read().strip()
-    if ext == "du":
-        return {"du": int(text)}
-    return {k: int(v) for k, v in (line.split("=") for line in text.splitlines())}
+    return float(text) if text else None
+
+
+def mem(name):
+    p = path(name, "mem")
+    if not os.path.exists(p):
+        return {}
+    with open(p) as f:
+        return {k: int(v) for k, v in (line.strip().split("=") for line in f if "=" in line)}
 
 
 def cmd(name):
-    path = os.path.join(work, name + ".cmd")
-    return open(path).read().strip() if os.path.exists(path) else ""
+    p = path(name, "cmd")
+    return open(p).read().strip() if os.path.exists(p) else None
 
 
 def sh(*args):
     try:
-        return subprocess.run(args, capture_output=True, text=True).stdout.strip()
+        return subprocess.run(args, capture_output=True, text=True).stdout.strip() or "?"
     except OSError:
         return "?"
 
 
 def mib(kib):
-    return f"{kib / 1024:.0f} MiB" if kib is not None else "–"
+    return "–" if kib is None else f"{kib / 1024:,.0f} MiB"
+
+
+def ms(x):
+    return "–" if x is None else f"{x:.3f}"
+
+
+def rate(x):
+    return "–" if x is None else f"{x:,.0f}"
+
+
+def pct(a, b):
+    return None if a is None or not b else 100 * a / b
+
+
+def pct_text(x):
+    return "–" if x is None else f"{x:.0f}%"
+
+
+def ops(name):
+    s = load(name)
+    return None if s is None else s["ops_per_s"]
+
+
+def lat(name, key):
+    s = load(name)
+    return None if s is None else s["latency"][key]
+
+
+def server_cpu_us(name):
+    """The server's CPU per operation over run NAME, in µs."""
+    s, cpu = load(name), number(name, "cpu")
+    if s is None or cpu is None or not s["operations"]:
+        return None
+    return cpu * 1e6 / s["operations"]
+
+
+def client_cpu_us(name):
+    s = load(name)
+    if s is None or s.get("client_cpu_s") is None or not s["operations"]:
+        return None
+    return s["client_cpu_s"] * 1e6 / s["operations"]
+
+
+def us(x):
+    return "–" if x is None else f"{x:.1f}"
+
+
+def payload_bytes(rows, key_width, supers=0):
+    """The raw payload of `rows` rows as stress writes them: the key, and per column its name,
+    value and 8-byte timestamp (plus each super column's name when `supers`)."""
+    per_column = NAME + VALUE + TIMESTAMP
+    if supers:
+        return rows * (key_width + supers * (NAME + COLUMNS * per_column))
+    return rows * (key_width + COLUMNS * per_column)
 
 
 def cpu_model():
@@ -62,151 +143,239 @@ def mem_total():
     return "?"
 
 
-floor = {op: load(f"noop-{op}") for op in ("insert", "read")}
-periodic_insert = load("periodic-insert")
-
-
-def row(server, name, op, mem_name, du_name):
-    s = load(name)
-    if s is None:
-        return f"| {server} | {op} | (not run) |||||||||"
-    f = floor.get(op)
-    ratio = f"{100 * s['ops_per_s'] / f['ops_per_s']:.0f}%" if f else "–"
-    lat = s["latency"]
-    mem = kv(mem_name, "mem")
-    du = kv(du_name, "du").get("du") if du_name else None
-    return (
-        f"| {server} | {op} | {s['ops_per_s']:,.0f} | {ratio} | {lat['p50_ms']:.3f} | "
-        f"{lat['p99_ms']:.3f} | {lat['p999_ms']:.3f} | {lat['max_ms']:.1f} | {s['errors']} | "
-        f"{mib(mem.get('VmRSS'))} / {mib(mem.get('VmHWM'))} | {mib(du) if du else '–'} |"
-    )
-
-
-def open_row(server, name):
-    s = load(name)
-    if s is None:
-        return f"| {server} | {name} | (not run) ||||||"
-    lat = s["latency"]
-    op = s["operation"]
-    return (
-        f"| {server} | {op} | {s['target_rate']:,.0f} | {s['ops_per_s']:,.0f} | "
-        f"{lat['p50_ms']:.3f} | {lat['p99_ms']:.3f} | {lat['p999_ms']:.3f} | "
-        f"{lat['max_ms']:.1f} | {s['errors']} |"
-    )
-
-
-def pct(a, b):
-    return 100 * a / b if a is not None and b else None
-
-
-def target(label, value, limit, unit, higher_is_better=True):
-    """One row of the targets table; percentages and MiB whole, milliseconds to 0.001."""
-    relation = "≥" if higher_is_better else "≤"
-    if value is None:
-        return f"| {label} | – | {relation} {limit}{unit} | not measured |"
-    ok = value >= limit if higher_is_better else value <= limit
-    digits = 3 if unit == " ms" else 0
-    return (f"| {label} | {value:.{digits}f}{unit} | {relation} {limit}{unit} | "
-            f"{'met' if ok else 'missed'} |")
-
-
-def get(name, *path):
-    s = load(name)
-    for p in path:
-        if s is None:
-            return None
-        s = s[p]
-    return s
-
-
 out = []
 w = out.append
 w("# ilion performance bar")
 w("")
 w(f"Generated by `bench/run.sh` on {datetime.date.today().isoformat()}; do not edit by hand "
-  "(the analysis is in [README.md](README.md)).")
+  "(what each figure means and how it is measured: [README.md](README.md)).")
 w("")
+
+# ---------------------------------------------------------------- machine and command
 w("## Machine")
 w("")
 w(f"- CPUs: {os.cpu_count()} (`nproc` {sh('nproc')}), {cpu_model()}")
-w(f"- memory: {mem_total()}; kernel {platform.release()}")
-w(f"- {sh('rustc', '--version')}; ilion at `{sh('git', 'rev-parse', '--short', 'HEAD')}`")
-w("- client and server share the machine (loopback TCP); the machine was not otherwise idle")
+w(f"- memory: {mem_total()}; kernel {platform.release()}; data on {meta.get('FS', '?')}")
+w(f"- {sh('rustc', '--version')}; ilion at `{sh('git', 'rev-parse', '--short', 'HEAD')}`"
+  + (" (with uncommitted changes)" if sh("git", "status", "--porcelain", "-uno") != "?" else ""))
+w("- client and server share the machine's cores (loopback TCP); the machine was not "
+  "otherwise idle")
+if "ELAPSED_S" in meta:
+    w(f"- the whole run took {int(meta['ELAPSED_S']) / 60:.0f} min")
 w("")
 w("## Command")
 w("")
-w(f"`KEYS={keys} CONNS={conns} OPEN_SECS={open_secs} bench/run.sh`, which runs:")
+env = " ".join(f"{k}=\"{meta[k]}\"" if " " in meta[k] else f"{k}={meta[k]}"
+               for k in ("KEYS", "CONNS", "OPEN_SECS", "SETTLE_SECS", "ENGINES", "GROWTH",
+                         "GROWTH_STEP", "GROWTH_READS", "RANGE_OPS", "RANGE_ROWS", "SUPERS"))
+w(f"`{env} bench/run.sh`, which runs (PORT is the server's, each on its own store):")
 w("")
 w("```")
-for name in ["periodic-insert", "periodic-read", "periodic-open-read", "periodic-open-insert",
-             "batch-insert", "batch-read", "noop-insert", "noop-read", "noop-open-read",
-             "noop-open-insert"]:
-    w(f"{name:22} {cmd(name)}")
+names = []
+for e in ENGINES:
+    names += [f"{e}-{n}" for n in ("insert", "read", "open-read", "open-insert", "range",
+                                   "super-insert", "super-read", "batch-insert")]
+    for s in GROWTH:
+        names += [f"{e}-g{s}-fill", f"{e}-g{s}-insert", f"{e}-g{s}-read"]
+names += ["noop-insert", "noop-read"]
+names += [f"noop-open-{op}-{e}" for e in ENGINES for op in ("read", "insert")]
+names += ["noop-range", "noop-super-insert"]
+for name in names:
+    c = cmd(name)
+    if c:
+        w(f"{name:24} {c}")
 w("```")
 w("")
 w("The floor is `ilion stress --serve-noop`; ilion is `ilion serve --config` on the sample "
-  "config with CommitLogSync periodic (10 s) or batch (1.0 ms window).")
+  "config with `<StorageEngine>` set, CommitLogSync periodic (10 s) or batch (1.0 ms window).")
 w("")
+
+# ---------------------------------------------------------------- closed loop
 w("## Closed loop")
 w("")
-w(f"{conns} connections, one call outstanding each; {keys} keys × 5 columns × 34 bytes. "
-  "Latency in ms. Memory is the server's VmRSS / VmHWM right after the run; the data "
-  "directory is measured after loading.")
+w(f"{CONNS} connections, one call outstanding each; {KEYS} rows × {COLUMNS} columns × {VALUE} "
+  f"bytes (reads: Gaussian keys, as stress.py); range slices of {meta['RANGE_ROWS']} rows from "
+  f"a random key; super rows of {SUPERS} super columns × {COLUMNS} subcolumns. Latency in ms. "
+  "CPU is µs per operation: the server's (utime+stime over the run / operations) and the "
+  "client's own. RSS / peak is the server's VmRSS / VmHWM right after the run; the data "
+  "directory is measured right after loading.")
 w("")
-w("| server | op | ops/s | vs floor | p50 | p99 | p99.9 | max | errors | RSS / peak | data dir |")
-w("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-w(row("noop floor", "noop-insert", "insert", None, None))
-w(row("noop floor", "noop-read", "read", "noop-read", None))
-w(row("ilion periodic", "periodic-insert", "insert", "periodic-insert", "periodic-insert"))
-w(row("ilion periodic", "periodic-read", "read", "periodic-read", None))
-w(row("ilion batch", "batch-insert", "insert", "batch-insert", "batch-insert"))
-w(row("ilion batch", "batch-read", "read", "batch-read", None))
+w("| server | op | ops/s | vs floor | server CPU µs | client CPU µs | p50 | p99 | p99.9 | max "
+  "| errors | RSS / peak | data dir |")
+w("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+
+def closed_row(server, name, op, floor_name=None, mem_name=None, du_name=None, is_floor=False):
+    s = load(name)
+    if s is None:
+        w(f"| {server} | {op} | (not run) |||||||||||")
+        return
+    ratio = pct(s["ops_per_s"], ops(floor_name or name)) if floor_name or is_floor else None
+    m = mem(mem_name) if mem_name else {}
+    du = number(du_name, "du") if du_name else None
+    l = s["latency"]
+    w(f"| {server} | {op} | {rate(s['ops_per_s'])} | {pct_text(ratio)} | "
+      f"{us(server_cpu_us(name))} | {us(client_cpu_us(name))} | {ms(l['p50_ms'])} | "
+      f"{ms(l['p99_ms'])} | {ms(l['p999_ms'])} | {l['max_ms']:.1f} | {s['errors']} | "
+      f"{mib(m.get('VmRSS'))} / {mib(m.get('VmHWM'))} | {mib(du)} |")
+
+
+closed_row("noop floor", "noop-insert", "insert", is_floor=True)
+closed_row("noop floor", "noop-read", "read", mem_name="noop-read", is_floor=True)
+closed_row("noop floor", "noop-range", "rangeslice", is_floor=True)
+closed_row("noop floor", "noop-super-insert", "insert-super", is_floor=True)
+for e in ENGINES:
+    closed_row(f"{e} periodic", f"{e}-insert", "insert", "noop-insert", f"{e}-insert",
+               f"{e}-insert")
+    closed_row(f"{e} periodic", f"{e}-read", "read", "noop-read", f"{e}-read")
+    closed_row(f"{e} periodic", f"{e}-range", "rangeslice", "noop-range")
+    closed_row(f"{e} periodic", f"{e}-super-insert", "insert-super", "noop-super-insert")
+    closed_row(f"{e} periodic", f"{e}-super-read", "read-super", None, f"{e}-end", f"{e}-end")
+    closed_row(f"{e} batch", f"{e}-batch-insert", "insert", "noop-insert",
+               f"{e}-batch-insert")
 w("")
+w("Rows returned per range slice: "
+  + ", ".join(f"{n} {load(n)['items'] / max(load(n)['operations'], 1):.1f}"
+              for n in [f"{e}-range" for e in ENGINES] + ["noop-range"] if load(n))
+  + " (fewer than asked when a slice starts near the end of the ring). The floor answers read-super with plain columns, so that row has no floor ratio; "
+  "the super rows' data dir is the whole store's after both workloads.")
+w("")
+
+# ---------------------------------------------------------------- open loop
+w("## Open loop at half of each engine's closed-loop maximum")
+w("")
+w(f"{OPEN_SECS} s each, latency from each operation's intended start (no coordinated "
+  "omission); inserts rewrite the loaded rows. The floor runs at the same rates: its "
+  "latency is what the machine (client and server on 2 shared cores) allows at that load.")
+w("")
+w("| server | op | target ops/s | achieved | p50 | p99 | p99.9 | max | errors | server CPU µs |")
+w("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+
+def open_row(server, name, op):
+    s = load(name)
+    if s is None:
+        w(f"| {server} | {op} | (not run) ||||||||")
+        return
+    l = s["latency"]
+    w(f"| {server} | {op} | {rate(s['target_rate'])} | {rate(s['ops_per_s'])} | "
+      f"{ms(l['p50_ms'])} | {ms(l['p99_ms'])} | {ms(l['p999_ms'])} | {l['max_ms']:.1f} | "
+      f"{s['errors']} | {us(server_cpu_us(name))} |")
+
+
+for e in ENGINES:
+    for op in ("read", "insert"):
+        open_row(e, f"{e}-open-{op}", op)
+        open_row("noop floor", f"noop-open-{op}-{e}", op)
+w("")
+
+# ---------------------------------------------------------------- growth
+step = int(meta["GROWTH_STEP"])
+width = len(str(max(GROWTH) - 1))
+w("## Growth")
+w("")
+w(f"One store per engine, periodic mode, grown in steps to {', '.join(f'{s:,}' for s in GROWTH)} "
+  f"rows × {COLUMNS} columns × {VALUE} bytes (keys {width} digits, written in key order, which "
+  "RandomPartitioner scatters over the ring). At each size: **insert** is the rate and p99 of "
+  f"the last {step:,} rows loaded to reach it (all rows for a first step smaller than that); "
+  f"**read** is {int(meta['GROWTH_READS']):,} `get_slice` calls of uniformly random keys of the "
+  "whole store; CPU is the server's per operation over those runs; **RSS / peak** is VmRSS / "
+  "VmHWM after the reads (peak since the last restart); the **data dir** is measured after a "
+  "clean stop; **payload** is the raw data, key + 5 × (2-byte name + 34-byte value + 8-byte "
+  "timestamp) per row; **start-up** is from spawning `ilion serve` on that store to its "
+  "\"listening on\" line.")
+w("")
+w("| engine | rows | insert/s | insert p99 | CPU µs/insert | read/s | read p99 | CPU µs/read "
+  "| RSS / peak | data dir | payload | dir/payload | start-up |")
+w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+for e in ENGINES:
+    for s in GROWTH:
+        ins, rd = f"{e}-g{s}-insert", f"{e}-g{s}-read"
+        if load(ins) is None:
+            w(f"| {e} | {s:,} | (not run) |||||||||||")
+            continue
+        m = mem(f"{e}-g{s}")
+        du = number(f"{e}-g{s}", "du")
+        payload = payload_bytes(s, width)
+        ratio = None if du is None else du * 1024 / payload
+        up = number(f"{e}-g{s}-restart", "startup")
+        w(f"| {e} | {s:,} | {rate(ops(ins))} | {ms(lat(ins, 'p99_ms'))} | "
+          f"{us(server_cpu_us(ins))} | {rate(ops(rd))} | {ms(lat(rd, 'p99_ms'))} | "
+          f"{us(server_cpu_us(rd))} | {mib(m.get('VmRSS'))} / {mib(m.get('VmHWM'))} | "
+          f"{mib(du)} | {mib(payload / 1024)} | {'–' if ratio is None else f'{ratio:.2f}×'} | "
+          f"{'–' if up is None else f'{up / 1000:.2f} s'} |")
+w("")
+
+# ---------------------------------------------------------------- ceiling
 ceiling = []
-path = os.path.join(work, "ceiling.jsonl")
-if os.path.exists(path):
-    ceiling = [json.loads(line) for line in open(path) if line.strip()]
+p = os.path.join(work, "ceiling.jsonl")
+if os.path.exists(p):
+    ceiling = [json.loads(line) for line in open(p) if line.strip()]
 if ceiling:
     w("## The storage ceiling for the same inserts")
     w("")
-    w(f"`cargo bench --bench stress_ceiling -- {keys}`: the same {keys} rows × 5 columns written "
-      "in-process, no network, one thread per core, 64 MiB sled cache as the node uses.")
+    w(f"`cargo bench --bench stress_ceiling -- {KEYS}`: the same {KEYS} rows × {COLUMNS} columns "
+      "written in-process through `Db::apply`, no network, one thread per core, on a store "
+      "opened as the node opens it.")
     w("")
-    w("| path | rows/s | vs ilion periodic over the wire | data dir |")
+    w("| path | rows/s | ilion over the wire, as a share of it | data dir |")
     w("|---|---:|---:|---:|")
     for c in ceiling:
-        ratio = pct(get("periodic-insert", "ops_per_s"), c["rows_per_s"])
-        w(f"| {c['what']} | {c['rows_per_s']:,.0f} | "
-          f"{'–' if ratio is None else f'{ratio:.0f}%'} | {mib(c['disk_kib'])} |")
+        wire = ops(f"{c.get('engine', '?')}-insert")
+        w(f"| {c['what']} | {rate(c['rows_per_s'])} | {pct_text(pct(wire, c['rows_per_s']))} | "
+          f"{mib(c['disk_kib'])} |")
     w("")
-w("## Open loop at half the closed-loop maximum")
-w("")
-w(f"{open_secs} s each, latency measured from each operation's intended start (no "
-  "coordinated omission). The floor runs at the same rates as ilion: its latency is what "
-  "the machine (client and server on 2 shared cores) allows at that load.")
-w("")
-w("| server | op | target ops/s | achieved | p50 | p99 | p99.9 | max | errors |")
-w("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-w(open_row("ilion periodic", "periodic-open-read"))
-w(open_row("noop floor", "noop-open-read"))
-w(open_row("ilion periodic", "periodic-open-insert"))
-w(open_row("noop floor", "noop-open-insert"))
-w("")
+
+# ---------------------------------------------------------------- targets
 w("## Targets")
 w("")
-w("| target | reached | bar | |")
-w("|---|---:|---:|---|")
-w(target("periodic inserts vs floor",
-         pct(get("periodic-insert", "ops_per_s"), get("noop-insert", "ops_per_s")), 70, "%"))
-w(target("periodic reads vs floor",
-         pct(get("periodic-read", "ops_per_s"), get("noop-read", "ops_per_s")), 70, "%"))
-w(target("batch inserts vs periodic",
-         pct(get("batch-insert", "ops_per_s"), get("periodic-insert", "ops_per_s")), 40, "%"))
-w(target("p99 at half load, reads", get("periodic-open-read", "latency", "p99_ms"), 1,
-         " ms", higher_is_better=False))
-w(target("p99 at half load, inserts", get("periodic-open-insert", "latency", "p99_ms"), 1,
-         " ms", higher_is_better=False))
-hwm = kv("periodic-insert", "mem").get("VmHWM")
-w(target("peak RSS after loading", hwm / 1024 if hwm else None, 200, " MiB",
-         higher_is_better=False))
+w("The bars of the performance issue, per engine, from the figures above. Growth rates are "
+  f"compared with the growth table's first size ({GROWTH[0]:,} rows), measured the same way.")
+w("")
+
+
+def target(label, value, limit, unit, higher_is_better=True, digits=0):
+    relation = "≥" if higher_is_better else "≤"
+    if value is None:
+        return f"| {label} | – | {relation} {limit}{unit} | not measured |"
+    ok = value >= limit if higher_is_better else value <= limit
+    return (f"| {label} | {value:,.{digits}f}{unit} | {relation} {limit}{unit} | "
+            f"{'met' if ok else '**missed**'} |")
+
+
+for e in ENGINES:
+    w(f"### {e}")
+    w("")
+    w("| target | reached | bar | |")
+    w("|---|---:|---:|---|")
+    w(target("inserts vs floor", pct(ops(f"{e}-insert"), ops("noop-insert")), 60, "%"))
+    w(target("reads vs floor", pct(ops(f"{e}-read"), ops("noop-read")), 75, "%"))
+    w(target("server CPU per insert", server_cpu_us(f"{e}-insert"), 20, " µs", False, 1))
+    w(target("server CPU per read", server_cpu_us(f"{e}-read"), 12, " µs", False, 1))
+    for op in ("read", "insert"):
+        name = f"{e}-open-{op}"
+        w(target(f"open loop at half load, {op} p99", lat(name, "p99_ms"), 1, " ms", False, 3))
+        w(target(f"open loop at half load, {op} p99.9", lat(name, "p999_ms"), 5, " ms", False,
+                 3))
+    w(target("batch inserts vs periodic", pct(ops(f"{e}-batch-insert"), ops(f"{e}-insert")),
+             80, "%"))
+    first, last = GROWTH[0], GROWTH[-1]
+    big = f"at {last:,} rows"
+    w(target(f"insert rate {big} vs {first:,}",
+             pct(ops(f"{e}-g{last}-insert"), ops(f"{e}-g{first}-insert")), 70, "%"))
+    w(target(f"read rate {big} vs {first:,}",
+             pct(ops(f"{e}-g{last}-read"), ops(f"{e}-g{first}-read")), 70, "%"))
+    hwm = mem(f"{e}-g{last}").get("VmHWM")
+    w(target(f"peak RSS {big}", None if hwm is None else hwm / 1024, 300, " MiB", False))
+    du = number(f"{e}-g{last}", "du")
+    w(target(f"data dir {big} / payload",
+             None if du is None else du * 1024 / payload_bytes(last, width), 1.5, "×", False, 2))
+    up = number(f"{e}-g{last}-restart", "startup")
+    w(target(f"start-up {big}", None if up is None else up / 1000, 1, " s", False, 2))
+    ran = [load(f"{e}-{n}") for n in ("range", "super-insert", "super-read")]
+    done = all(s is not None and s["errors"] == 0 for s in ran)
+    w(f"| range-slice and super-column workloads in the table | "
+      f"{'yes, no errors' if done else 'missing or with errors'} | in the table | "
+      f"{'met' if done else '**missed**'} |")
+    w("")
 print("\n".join(out))

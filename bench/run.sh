@@ -1,80 +1,148 @@
 #!/bin/sh
-# The performance bar (bench/README.md), in one go on this machine: builds the release binary, then
-#   1. ilion, CommitLogSync periodic: insert, read, then open-loop reads and inserts at half
-#      the closed-loop maximum just measured;
-#   2. ilion, CommitLogSync batch (1.0 ms window): insert, then read;
-#   3. the no-op floor (`ilion stress --serve-noop`): insert, read, and open loop at the same
-#      rates as in 1;
-#   4. the storage ceiling for the same inserts, in-process without the network
-#      (benches/stress_ceiling.rs: cf's Db::apply, and raw sled apply_batch of the same keys);
-# each closed loop with $CONNS connections over $KEYS keys, and writes bench/RESULTS.md
-# (throughput, ratio to the floor, latency percentiles, server RSS, data-dir size, machine).
+# The performance bar (bench/README.md), in one go on this machine. Builds the release binary,
+# then for each engine in $ENGINES (sled, fjall; `<StorageEngine>` in the generated config):
+#   1. periodic mode (10 s sync), one store of $KEYS rows: closed-loop insert and read, a pause
+#      for the load's sync, open-loop reads and inserts at half the closed-loop maxima just
+#      measured, range slices, and a Super CF workload (insert-super, read-super);
+#   2. batch mode (1.0 ms window), a new store: closed-loop insert;
+#   3. growth, a new store grown in steps to each size in $GROWTH: the last rows loaded to reach
+#      the size are timed, then $GROWTH_READS uniform random reads of the whole store, memory,
+#      the data directory at rest, and start-up time on it (spawn until "listening on");
+# then the no-op floor (`ilion stress --serve-noop`): the same closed loops, and the open loops
+# at each engine's rates; then the in-process storage ceiling (benches/stress_ceiling.rs).
+# Every phase records the server's CPU (utime+stime from /proc/PID/stat). bench/report.py
+# turns the work directory into $OUT (bench/RESULTS.md).
 #
-#   bench/run.sh                        # KEYS=200000 CONNS=50 OPEN_SECS=20
-#   KEYS=20000 OPEN_SECS=5 bench/run.sh # a quick smoke run
+#   bench/run.sh                                  # the full run (~45-60 min on 2 cores)
+#   KEYS=5000 GROWTH="10000 20000 50000" OPEN_SECS=3 SETTLE_SECS=1 OUT=/tmp/r.md bench/run.sh
 #
-# Servers are started on free ports (ThriftPort 0; the port is read from the server's
-# "listening on HOST:PORT" line) with data in a temporary directory, and stopped with SIGTERM.
+# Servers listen on free ports (ThriftPort 0; the port is read from the server's
+# "listening on HOST:PORT" line), keep data in a temporary directory, and stop with SIGTERM.
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
 KEYS=${KEYS:-200000}
 CONNS=${CONNS:-50}
 OPEN_SECS=${OPEN_SECS:-20}
+SETTLE_SECS=${SETTLE_SECS:-12}
+ENGINES=${ENGINES:-sled fjall}
+GROWTH=${GROWTH:-200000 1000000 5000000}
+GROWTH_STEP=${GROWTH_STEP:-200000}
+GROWTH_READS=${GROWTH_READS:-100000}
+RANGE_OPS=${RANGE_OPS:-5000}
+RANGE_ROWS=${RANGE_ROWS:-100}
+SUPERS=${SUPERS:-2}
+CEILING=${CEILING:-1}
 OUT=${OUT:-bench/RESULTS.md}
 
+for e in $ENGINES; do
+    case $e in sled | fjall) ;; *) echo "bench: ENGINES: $e is not sled or fjall" >&2 && exit 2 ;; esac
+done
+prev=0
+for s in $GROWTH; do
+    [ "$s" -gt "$prev" ] || { echo "bench: GROWTH must be increasing sizes" >&2 && exit 2; }
+    prev=$s
+done
+largest=$prev
+
+# What the run will take at a pessimistic 20k inserts/s and 40k reads/s (range slices at
+# 200k rows/s, super inserts at 10k/s); the machine's real rates decide.
+n_engines=$(echo "$ENGINES" | wc -w)
+n_sizes=$(echo "$GROWTH" | wc -w)
+estimate=$(awk -v k="$KEYS" -v e="$n_engines" -v o="$OPEN_SECS" -v st="$SETTLE_SECS" \
+    -v g="$largest" -v ns="$n_sizes" -v gr="$GROWTH_READS" -v ro="$RANGE_OPS" \
+    -v rr="$RANGE_ROWS" -v c="$CEILING" 'BEGIN {
+    per = 2 * k / 20000 + k / 40000 + st + 2 * o + ro * rr / 200000 + k / 10000 + k / 40000
+    per += g / 20000 + ns * (gr / 40000 + 10) + 15
+    floor = 2 * k / 100000 + 2 * e * o + ro * rr / 1000000 + k / 50000 + 5
+    printf "%d", (e * per + floor + c * e * k / 40000 + 30) / 60 + 1 }')
+echo "bench: engines [$ENGINES], $KEYS keys, $CONNS connections, growth to [$GROWTH];" \
+    "estimated ~$estimate min (more if inserts run below 20k/s)" >&2
+
 cargo build --release --quiet
+if [ "$CEILING" = 1 ]; then cargo bench --quiet --no-run --bench stress_ceiling 2>/dev/null; fi
 bin="${CARGO_TARGET_DIR:-$root/target}/release/ilion"
 work=$(mktemp -d "${TMPDIR:-/tmp}/ilion-bench.XXXXXX")
 server_pid=""
+began=$(date +%s)
+hz=$(getconf CLK_TCK)
 
 cleanup() {
     if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
-    rm -rf "$work"
+    if [ "${KEEP_WORK:-0}" = 1 ]; then
+        echo "bench: work directory kept: $work (python3 bench/report.py $work)" >&2
+    else
+        rm -rf "$work"
+    fi
 }
 trap cleanup EXIT INT TERM
 
-# conf MODE DIR: a storage-conf.xml for CommitLogSync MODE with its directories under DIR.
+{
+    echo "KEYS=$KEYS"
+    echo "CONNS=$CONNS"
+    echo "OPEN_SECS=$OPEN_SECS"
+    echo "SETTLE_SECS=$SETTLE_SECS"
+    echo "ENGINES=$ENGINES"
+    echo "GROWTH=$GROWTH"
+    echo "GROWTH_STEP=$GROWTH_STEP"
+    echo "GROWTH_READS=$GROWTH_READS"
+    echo "RANGE_OPS=$RANGE_OPS"
+    echo "RANGE_ROWS=$RANGE_ROWS"
+    echo "SUPERS=$SUPERS"
+    echo "FS=$(df -T "$work" | awk 'NR == 2 { print $2 }')"
+} >"$work/meta"
+
+# conf ENGINE MODE DIR: a storage-conf.xml for ENGINE and CommitLogSync MODE, directories under DIR.
 conf() {
-    mkdir -p "$2"
-    case $1 in
+    mkdir -p "$3"
+    case $2 in
     periodic) sync='<CommitLogSync>periodic</CommitLogSync><CommitLogSyncPeriodInMS>10000</CommitLogSyncPeriodInMS>' ;;
     batch) sync='<CommitLogSync>batch</CommitLogSync><CommitLogSyncBatchWindowInMS>1.0</CommitLogSyncBatchWindowInMS>' ;;
     esac
     sed -e "s|<ThriftPort>9160</ThriftPort>|<ThriftPort>0</ThriftPort>|" \
         -e "s|<ThriftAddress>localhost</ThriftAddress>|<ThriftAddress>127.0.0.1</ThriftAddress>|" \
-        -e "s|data/commitlog|$2/commitlog|; s|data/data|$2/data|; s|data/saved_caches|$2/saved_caches|" \
+        -e "s|data/commitlog|$3/commitlog|; s|data/data|$3/data|; s|data/saved_caches|$3/saved_caches|" \
         -e "/^ *<CommitLogSyncPeriodInMS>10000<\/CommitLogSyncPeriodInMS>$/d" \
         -e "s|<CommitLogSync>periodic</CommitLogSync>|$sync|" \
-        conf/storage-conf.xml >"$2/storage-conf.xml"
+        -e "s|<StorageEngine>sled</StorageEngine>|<StorageEngine>$1</StorageEngine>|" \
+        conf/storage-conf.xml >"$3/storage-conf.xml"
     # The sample must still have the lines edited here.
-    grep -q "<ThriftPort>0</ThriftPort>" "$2/storage-conf.xml"
-    grep -q "<CommitLogSync>$1</CommitLogSync>" "$2/storage-conf.xml"
-    grep -q "$2/data" "$2/storage-conf.xml"
-    echo "$2/storage-conf.xml"
+    grep -q "<ThriftPort>0</ThriftPort>" "$3/storage-conf.xml"
+    grep -q "<CommitLogSync>$2</CommitLogSync>" "$3/storage-conf.xml"
+    grep -q "<StorageEngine>$1</StorageEngine>" "$3/storage-conf.xml"
+    grep -q "$3/data" "$3/storage-conf.xml"
+    echo "$3/storage-conf.xml"
 }
 
-# start NAME CMD...: runs a server in the background and waits for its port.
+now_ms() {
+    echo $(($(date +%s%N) / 1000000))
+}
+
+# start NAME CMD...: runs a server in the background and waits for its port; NAME.startup is
+# the milliseconds from spawn to its "listening on" line (polled every 10 ms).
 start() {
     name=$1
     shift
+    : >"$work/$name.log"
+    t0=$(now_ms)
     "$@" 2>"$work/$name.log" &
     server_pid=$!
     i=0
     until port=$(sed -n 's/.*listening on [^ ]*:\([0-9][0-9]*\).*/\1/p' "$work/$name.log" | head -n 1) &&
         [ -n "$port" ]; do
         i=$((i + 1))
-        if [ $i -gt 300 ] || ! kill -0 "$server_pid" 2>/dev/null; then
+        if [ $i -gt 60000 ] || ! kill -0 "$server_pid" 2>/dev/null; then
             echo "bench: $name did not start:" >&2
             cat "$work/$name.log" >&2
             exit 1
         fi
-        sleep 0.1
+        sleep 0.01
     done
+    echo $(($(now_ms) - t0)) >"$work/$name.startup"
 }
 
 stop() {
-    kill -TERM "$server_pid"
+    kill -TERM "$server_pid" 2>/dev/null || echo "bench: the server had already exited" >&2
     wait "$server_pid" || true
     server_pid=""
 }
@@ -82,22 +150,35 @@ stop() {
 # memory NAME: the server's resident and peak resident memory now, in KiB.
 memory() {
     awk '/^VmRSS|^VmHWM/ { printf "%s=%s\n", substr($1, 1, length($1) - 1), $2 }' \
-        "/proc/$server_pid/status" >"$work/$1.mem"
+        "/proc/$server_pid/status" >"$work/$1.mem" 2>/dev/null || true
 }
 
-# stress NAME ARGS...: one run against the current server, summary to NAME.json.
+# The server's CPU so far (utime + stime of all its threads), in clock ticks. Fields are
+# counted after the command name's closing parenthesis: utime is the 12th, stime the 13th.
+server_ticks() {
+    { sed 's/.*) //' "/proc/$server_pid/stat" 2>/dev/null || true; } | awk '{ print $12 + $13 }'
+}
+
+# stress NAME ARGS...: one run against the current server: NAME.json (summary), NAME.cmd
+# (the command), NAME.cpu (the server's CPU seconds over the run).
 stress() {
     name=$1
     shift
-    cmd="ilion stress -h 127.0.0.1 -p PORT -t $CONNS -n $KEYS -i 5 $*"
+    cmd="ilion stress -h 127.0.0.1 -p PORT -t $CONNS -i 10 $*"
     echo "$cmd" >"$work/$name.cmd"
     echo "== $name: $cmd" >&2
-    "$bin" stress -h 127.0.0.1 -p "$port" -t "$CONNS" -n "$KEYS" -i 5 \
+    before=$(server_ticks)
+    "$bin" stress -h 127.0.0.1 -p "$port" -t "$CONNS" -i 10 \
         --json "$work/$name.json" "$@" >"$work/$name.out" || {
         echo "bench: $name had errors (see below)" >&2
         tail -n 5 "$work/$name.out" >&2
     }
-    tail -n 3 "$work/$name.out" >&2
+    after=$(server_ticks)
+    if [ -n "$before" ] && [ -n "$after" ]; then
+        awk -v a="$after" -v b="$before" -v hz="$hz" 'BEGIN { printf "%.3f\n", (a - b) / hz }' \
+            >"$work/$name.cpu"
+    fi
+    tail -n 4 "$work/$name.out" >&2
 }
 
 # size NAME DIR: the data directory's size now, in KiB.
@@ -105,53 +186,113 @@ size() {
     du -sk "$2" | cut -f1 >"$work/$1.du"
 }
 
-ops_per_s() {
-    sed -n 's/.*"ops_per_s": \([0-9.]*\).*/\1/p' "$work/$1.json"
+# half NAME: half the throughput of run NAME, as a whole rate ("" when it did not run).
+half() {
+    [ -f "$work/$1.json" ] || return 0
+    sed -n 's/.*"ops_per_s": \([0-9.]*\).*/\1/p' "$work/$1.json" | awk '{ printf "%d", $1 / 2 }'
 }
 
-# 1. ilion, periodic.
-cfg=$(conf periodic "$work/periodic")
-start periodic "$bin" serve --config "$cfg"
-stress periodic-insert -o insert
-memory periodic-insert
-size periodic-insert "$work/periodic"
-stress periodic-read -o read
-memory periodic-read
-read_rate=$(ops_per_s periodic-read | awk '{ printf "%d", $1 / 2 }')
-insert_rate=$(ops_per_s periodic-insert | awk '{ printf "%d", $1 / 2 }')
-# The bulk load's periodic sync (10 s period) writes ~100 MB in the background; let it
-# finish so that the open loop measures steady-state latency, not the tail of the load.
-sleep "${SETTLE_SECS:-12}"
-stress periodic-open-read -o read --rate "$read_rate" --duration "$OPEN_SECS"
-stress periodic-open-insert -o insert --rate "$insert_rate" --duration "$OPEN_SECS"
-memory periodic-open
-stop
-size periodic-end "$work/periodic"
+# open_loop NAME RATE ARGS...: an open-loop run at RATE for OPEN_SECS, unless RATE is unknown.
+open_loop() {
+    name=$1
+    rate=$2
+    shift 2
+    if [ -n "$rate" ] && [ "$rate" -gt 0 ]; then
+        stress "$name" "$@" --rate "$rate" --duration "$OPEN_SECS"
+    else
+        echo "bench: $name skipped: no closed-loop rate to halve" >&2
+    fi
+}
 
-# 2. ilion, batch.
-cfg=$(conf batch "$work/batch")
-start batch "$bin" serve --config "$cfg"
-stress batch-insert -o insert
-memory batch-insert
-size batch-insert "$work/batch"
-stress batch-read -o read
-memory batch-read
-stop
+# growth ENGINE: one store grown to each size of $GROWTH (see the top of this file).
+growth() {
+    e=$1
+    dir="$work/$e-growth"
+    cfg=$(conf "$e" periodic "$dir")
+    width=$(($largest - 1))
+    width=${#width}
+    start "$e-g0" "$bin" serve --config "$cfg"
+    have=0
+    for s in $GROWTH; do
+        timed_from=$((s - GROWTH_STEP))
+        [ "$timed_from" -gt "$have" ] || timed_from=$have
+        if [ "$timed_from" -gt "$have" ]; then
+            stress "$e-g$s-fill" -n "$timed_from" --first-key "$have" --key-width "$width" -o insert
+        fi
+        stress "$e-g$s-insert" -n "$s" --first-key "$timed_from" --key-width "$width" -o insert
+        stress "$e-g$s-read" -n "$s" --key-width "$width" -o read -r --ops "$GROWTH_READS"
+        memory "$e-g$s"
+        stop
+        size "$e-g$s" "$dir"
+        start "$e-g$s-restart" "$bin" serve --config "$cfg"
+        have=$s
+    done
+    stop
+    rm -rf "$dir"
+}
 
-# 3. The floor, closed loop, then open loop at the rates ilion was given: the latency the
-#    machine itself allows at that load.
-start noop "$bin" stress --serve-noop -h 127.0.0.1 -p 0
-stress noop-insert -o insert
-stress noop-read -o read
+for e in $ENGINES; do
+    # 1. periodic
+    dir="$work/$e"
+    cfg=$(conf "$e" periodic "$dir")
+    start "$e" "$bin" serve --config "$cfg"
+    stress "$e-insert" -n "$KEYS" -o insert
+    memory "$e-insert"
+    size "$e-insert" "$dir"
+    stress "$e-read" -n "$KEYS" -o read
+    memory "$e-read"
+    r=$(half "$e-read")
+    i=$(half "$e-insert")
+    echo "${r:-0} ${i:-0}" >"$work/$e.rates"
+    # The bulk load's periodic sync (10 s period) writes the load back in the background; let
+    # it finish so that the open loop measures steady-state latency, not the tail of the load.
+    sleep "$SETTLE_SECS"
+    open_loop "$e-open-read" "$(half "$e-read")" -n "$KEYS" -o read
+    open_loop "$e-open-insert" "$(half "$e-insert")" -n "$KEYS" -o insert
+    stress "$e-range" -n "$KEYS" -o rangeslice -g "$RANGE_ROWS" --ops "$RANGE_OPS"
+    stress "$e-super-insert" -n "$KEYS" -o insert-super -u "$SUPERS"
+    stress "$e-super-read" -n "$KEYS" -o read-super -u "$SUPERS"
+    memory "$e-end"
+    stop
+    size "$e-end" "$dir"
+    rm -rf "$dir"
+
+    # 2. batch
+    dir="$work/$e-batch"
+    cfg=$(conf "$e" batch "$dir")
+    start "$e-batch" "$bin" serve --config "$cfg"
+    stress "$e-batch-insert" -n "$KEYS" -o insert
+    memory "$e-batch-insert"
+    stop
+    rm -rf "$dir"
+
+    # 3. growth
+    growth "$e"
+done
+
+# 4. The floor: the same closed loops, then the open loops at each engine's rates, which is
+#    the latency the machine itself allows at that load.
+start noop "$bin" stress --serve-noop -h 127.0.0.1 -p 0 -g "$RANGE_ROWS"
+stress noop-insert -n "$KEYS" -o insert
+stress noop-read -n "$KEYS" -o read
 memory noop-read
-stress noop-open-read -o read --rate "$read_rate" --duration "$OPEN_SECS"
-stress noop-open-insert -o insert --rate "$insert_rate" --duration "$OPEN_SECS"
+for e in $ENGINES; do
+    read -r read_rate insert_rate <"$work/$e.rates" || true
+    open_loop "noop-open-read-$e" "${read_rate:-}" -n "$KEYS" -o read
+    open_loop "noop-open-insert-$e" "${insert_rate:-}" -n "$KEYS" -o insert
+done
+stress noop-range -n "$KEYS" -o rangeslice -g "$RANGE_ROWS" --ops "$RANGE_OPS"
+stress noop-super-insert -n "$KEYS" -o insert-super -u "$SUPERS"
 stop
 
-# 4. The storage ceiling.
-echo "== storage ceiling: cargo bench --bench stress_ceiling -- $KEYS" >&2
-cargo bench --quiet --bench stress_ceiling -- "$KEYS" >"$work/ceiling.jsonl"
-cat "$work/ceiling.jsonl" >&2
+# 5. The storage ceiling.
+if [ "$CEILING" = 1 ]; then
+    echo "== storage ceiling: ENGINES=\"$ENGINES\" cargo bench --bench stress_ceiling -- $KEYS" >&2
+    ENGINES="$ENGINES" cargo bench --quiet --bench stress_ceiling -- "$KEYS" >"$work/ceiling.jsonl"
+    cat "$work/ceiling.jsonl" >&2
+fi
 
-python3 bench/report.py "$work" "$KEYS" "$CONNS" "$OPEN_SECS" >"$OUT"
-echo "bench: wrote $OUT" >&2
+took=$(($(date +%s) - began))
+echo "ELAPSED_S=$took" >>"$work/meta"
+python3 bench/report.py "$work" >"$OUT"
+echo "bench: wrote $OUT after $((took / 60)) min $((took % 60)) s" >&2
