@@ -13,7 +13,7 @@
 # Every phase records the server's CPU (utime+stime from /proc/PID/stat). bench/report.py
 # turns the work directory into $OUT (bench/RESULTS.md).
 #
-#   bench/run.sh                                  # the full run (~45-60 min on 2 cores)
+#   bench/run.sh                                  # the full run (~15-45 min on 2 cores)
 #   KEYS=5000 GROWTH="10000 20000 50000" OPEN_SECS=3 SETTLE_SECS=1 OUT=/tmp/r.md bench/run.sh
 #
 # Servers listen on free ports (ThriftPort 0; the port is read from the server's
