@@ -21,6 +21,7 @@ use thrift::{ApplicationError, ApplicationErrorKind};
 
 use super::codec::BinaryIn;
 use super::generated::CassandraSyncHandler;
+use super::hot;
 use super::methods;
 use super::normalize::{normalize_struct, NormError, Pass};
 use super::writer::{BinaryOut, Discard};
@@ -89,6 +90,13 @@ pub fn process<H: CassandraSyncHandler>(
     let mut args_in = BinaryIn::new(args_bytes, limits.max_depth);
     let mut out = reply();
     let ran = catch_unwind(AssertUnwindSafe(|| {
+        // The hottest call has a hand-written twin that gives the same bytes, faster.
+        if std::ptr::eq(method, &methods::GET_SLICE) {
+            let mut hot_in = args_in.clone();
+            if let Some(done) = hot::get_slice(handler, seq, &mut hot_in, &mut out) {
+                return done;
+            }
+        }
         run(handler, seq, &mut args_in, &mut out)
     }));
     match ran {
