@@ -16,7 +16,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use thrift::protocol::{TInputProtocol, TMessageIdentifier, TMessageType, TOutputProtocol};
+use thrift::protocol::{TMessageIdentifier, TMessageType, TOutputProtocol};
 use thrift::{ApplicationError, ApplicationErrorKind};
 
 use super::codec::BinaryIn;
@@ -51,8 +51,8 @@ pub fn process<H: CassandraSyncHandler>(
         false => BinaryOut::new(),
     };
     let mut inp = BinaryIn::new(message, limits.max_depth);
-    let ident = inp.read_message_begin().map_err(wire)?;
-    let (name, seq) = (ident.name.as_str(), ident.sequence_number);
+    let (name, _, seq) = inp.read_message_head().map_err(wire)?;
+    let name = &*name;
     let fail = |kind, why: String| exception(reply(), name, seq, kind, why);
 
     let Some((method, run)) = methods::lookup::<H>(name) else {

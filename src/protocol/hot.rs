@@ -39,10 +39,7 @@ pub(crate) fn get_slice<H: CassandraSyncHandler>(
             Ok(coscs) => {
                 out.message_begin(NAME, TMessageType::Reply, seq);
                 out.field(T_LIST, 0);
-                cosc_list(out, &coscs).and_then(|()| {
-                    out.stop();
-                    Ok(())
-                })
+                cosc_list(out, &coscs).map(|()| out.stop())
             }
             Err(e) => data_error(out, NAME, seq, e),
         },
