@@ -153,6 +153,18 @@ impl RowMutation {
         }
     }
 
+    /// Adds a group of changes to column family `cf` (appended to its group when it has one
+    /// already); an empty group adds nothing.
+    pub fn push_group(&mut self, cf: String, mut changes: Vec<Change>) {
+        if changes.is_empty() {
+            return;
+        }
+        match self.changes.iter_mut().find(|(name, _)| *name == cf) {
+            Some((_, group)) => group.append(&mut changes),
+            None => self.changes.push((cf, changes)),
+        }
+    }
+
     /// True when there is nothing to apply.
     pub fn is_empty(&self) -> bool {
         self.changes.iter().all(|(_, changes)| changes.is_empty())

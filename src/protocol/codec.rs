@@ -4,6 +4,7 @@
 //! versioned message header (`docs/compatibility.md#e3`). Type ids, their sizes and the header
 //! word are in [`wire`](super::wire).
 
+use std::borrow::Cow;
 use thrift::protocol::{
     TFieldIdentifier, TInputProtocol, TListIdentifier, TMapIdentifier, TMessageIdentifier,
     TMessageType, TSetIdentifier, TStructIdentifier, TType,
@@ -121,8 +122,13 @@ impl<'a> BinaryIn<'a> {
     }
 }
 
-impl TInputProtocol for BinaryIn<'_> {
-    fn read_message_begin(&mut self) -> thrift::Result<TMessageIdentifier> {
+impl<'a> BinaryIn<'a> {
+    /// A message header, its name borrowed from the input (decoded lossily only when it is
+    /// not UTF-8): what [`read_message_begin`](TInputProtocol::read_message_begin) reads,
+    /// without allocating the name.
+    pub(crate) fn read_message_head(
+        &mut self,
+    ) -> thrift::Result<(Cow<'a, str>, TMessageType, i32)> {
         let word = self.read_i32()?;
         let (name, kind) = if word < 0 {
             let word = word as u32;
@@ -132,20 +138,24 @@ impl TInputProtocol for BinaryIn<'_> {
                     format!("version word {word:#010x}"),
                 ));
             }
-            (
-                String::from_utf8_lossy(self.read_raw()?).into_owned(),
-                word as u8,
-            )
+            (String::from_utf8_lossy(self.read_raw()?), word as u8)
         } else {
             // Unversioned: the word just read was the name's length.
             let name = self.take(word as usize)?;
             let [kind] = self.array::<1>()?;
-            (String::from_utf8_lossy(name).into_owned(), kind)
+            (String::from_utf8_lossy(name), kind)
         };
         let seq = self.read_i32()?;
         // The 0.6 server never looked at the type, so anything unknown is taken as a call.
         let kind = TMessageType::try_from(kind).unwrap_or(TMessageType::Call);
-        Ok(TMessageIdentifier::new(name, kind, seq))
+        Ok((name, kind, seq))
+    }
+}
+
+impl TInputProtocol for BinaryIn<'_> {
+    fn read_message_begin(&mut self) -> thrift::Result<TMessageIdentifier> {
+        let (name, kind, seq) = self.read_message_head()?;
+        Ok(TMessageIdentifier::new(name.into_owned(), kind, seq))
     }
 
     fn read_message_end(&mut self) -> thrift::Result<()> {

@@ -16,11 +16,12 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use thrift::protocol::{TInputProtocol, TMessageIdentifier, TMessageType, TOutputProtocol};
+use thrift::protocol::{TMessageIdentifier, TMessageType, TOutputProtocol};
 use thrift::{ApplicationError, ApplicationErrorKind};
 
 use super::codec::BinaryIn;
 use super::generated::CassandraSyncHandler;
+use super::hot;
 use super::methods;
 use super::normalize::{normalize_struct, NormError, Pass};
 use super::writer::{BinaryOut, Discard};
@@ -50,8 +51,8 @@ pub fn process<H: CassandraSyncHandler>(
         false => BinaryOut::new(),
     };
     let mut inp = BinaryIn::new(message, limits.max_depth);
-    let ident = inp.read_message_begin().map_err(wire)?;
-    let (name, seq) = (ident.name.as_str(), ident.sequence_number);
+    let (name, _, seq) = inp.read_message_head().map_err(wire)?;
+    let name = &*name;
     let fail = |kind, why: String| exception(reply(), name, seq, kind, why);
 
     let Some((method, run)) = methods::lookup::<H>(name) else {
@@ -89,6 +90,13 @@ pub fn process<H: CassandraSyncHandler>(
     let mut args_in = BinaryIn::new(args_bytes, limits.max_depth);
     let mut out = reply();
     let ran = catch_unwind(AssertUnwindSafe(|| {
+        // The hottest call has a hand-written twin that gives the same bytes, faster.
+        if std::ptr::eq(method, &methods::GET_SLICE) {
+            let mut hot_in = args_in.clone();
+            if let Some(done) = hot::get_slice(handler, seq, &mut hot_in, &mut out) {
+                return done;
+            }
+        }
         run(handler, seq, &mut args_in, &mut out)
     }));
     match ran {

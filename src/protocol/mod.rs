@@ -26,6 +26,7 @@ mod codec;
 mod connection;
 mod dispatch;
 mod framing;
+mod hot;
 #[cfg(test)]
 mod idl_text;
 pub mod methods;

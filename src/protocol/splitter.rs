@@ -154,7 +154,13 @@ impl Splitter {
         match self.advance(buf) {
             Ok(None) => Split::NeedMore,
             Ok(Some(span)) => {
-                *self = Splitter::new(self.mode, self.limits);
+                // Ready for the next message; the stack keeps its allocation.
+                let mut stack = std::mem::take(&mut self.stack);
+                stack.clear();
+                *self = Splitter {
+                    stack,
+                    ..Splitter::new(self.mode, self.limits)
+                };
                 Split::Message(span)
             }
             Err(v) => {

@@ -5,8 +5,8 @@
 //! [`Discard`] accepts the same calls and keeps nothing, for passes that only check.
 
 use thrift::protocol::{
-    TFieldIdentifier, TListIdentifier, TMapIdentifier, TMessageIdentifier, TOutputProtocol,
-    TSetIdentifier, TStructIdentifier, TType,
+    TFieldIdentifier, TListIdentifier, TMapIdentifier, TMessageIdentifier, TMessageType,
+    TOutputProtocol, TSetIdentifier, TStructIdentifier, TType,
 };
 use thrift::ProtocolErrorKind;
 
@@ -71,6 +71,34 @@ impl BinaryOut {
         self.buf.extend_from_slice(&len.to_be_bytes());
         self.buf.extend_from_slice(b);
         Ok(())
+    }
+
+    /// A versioned message header for one of the service's own method names, without
+    /// building a `TMessageIdentifier` (an owned name).
+    pub(crate) fn message_begin(&mut self, name: &'static str, kind: TMessageType, seq: i32) {
+        let word = VERSION_1 | u32::from(u8::from(kind));
+        self.buf.extend_from_slice(&word.to_be_bytes());
+        let len = u32::try_from(name.len()).unwrap_or(u32::MAX); // method names are short
+        self.buf.extend_from_slice(&len.to_be_bytes());
+        self.buf.extend_from_slice(name.as_bytes());
+        self.buf.extend_from_slice(&seq.to_be_bytes());
+    }
+
+    /// A field header from its type id, without building a `TFieldIdentifier`.
+    pub(crate) fn field(&mut self, type_id: u8, id: i16) {
+        self.buf.push(type_id);
+        self.buf.extend_from_slice(&id.to_be_bytes());
+    }
+
+    /// A list header from its element type id.
+    pub(crate) fn list_begin(&mut self, type_id: u8, n: i32) {
+        self.buf.push(type_id);
+        self.buf.extend_from_slice(&n.to_be_bytes());
+    }
+
+    /// The end of a struct's fields.
+    pub(crate) fn stop(&mut self) {
+        self.buf.push(T_STOP);
     }
 
     fn type_and_count(&mut self, t: TType, n: i32) {

@@ -96,7 +96,12 @@ pub(super) async fn run(
                         gate.await
                             .map_err(|e| format!("write not made durable, no reply sent: {e}"))?;
                     }
-                    replies.extend_from_slice(&reply);
+                    // The usual case, one request in flight: its reply is sent as it is.
+                    if replies.is_empty() {
+                        replies = reply;
+                    } else {
+                        replies.extend_from_slice(&reply);
+                    }
                 }
             }
         }

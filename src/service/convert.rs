@@ -143,6 +143,37 @@ pub(crate) fn cosc_changes(cosc: &ColumnOrSuperColumn, out: &mut Vec<Change>) {
     }
 }
 
+/// [`cosc_changes`] for a request that is no longer needed: names and values are moved, not
+/// copied (a super column's name is shared by its subcolumns, so it is copied for all but one).
+pub(crate) fn cosc_into_changes(cosc: ColumnOrSuperColumn, out: &mut Vec<Change>) {
+    match (cosc.column, cosc.super_column) {
+        (Some(c), _) => out.push(Change::Insert {
+            super_column: None,
+            column: model::Column {
+                name: c.name,
+                value: c.value,
+                timestamp: c.timestamp,
+            },
+        }),
+        (None, Some(sc)) => {
+            let mut name = Some(sc.name);
+            let last = sc.columns.len().saturating_sub(1);
+            out.extend(sc.columns.into_iter().enumerate().map(|(i, c)| {
+                let super_column = if i == last { name.take() } else { name.clone() };
+                Change::Insert {
+                    super_column,
+                    column: model::Column {
+                        name: c.name,
+                        value: c.value,
+                        timestamp: c.timestamp,
+                    },
+                }
+            }));
+        }
+        (None, None) => {}
+    }
+}
+
 /// Whether `name` passes the name checks for a top-level name of `cf` (`docs/api.md#names`).
 fn is_storable_name(cf: &CfDef, name: &[u8]) -> bool {
     model::check_name_length(model::NameLevel::Column, name).is_ok()

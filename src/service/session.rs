@@ -224,7 +224,7 @@ impl CassandraSyncHandler for Session {
         cfmap: Map<Vec<ColumnOrSuperColumn>>,
         cl: ConsistencyLevel,
     ) -> thrift::Result<()> {
-        let result = self.batch_insert(&keyspace, &key, &cfmap, cl);
+        let result = self.batch_insert(&keyspace, key, cfmap, cl);
         reply(errors::BATCH_INSERT, result)
     }
 

@@ -48,18 +48,20 @@ impl Session {
         self.write(vec![row], cl)
     }
 
-    /// `batch_insert`: columns and super columns of several CFs of one row.
+    /// `batch_insert`: columns and super columns of several CFs of one row. The request is
+    /// taken by value: once validated, its names and values move into the row mutation
+    /// instead of being copied.
     pub(crate) fn batch_insert(
         &self,
         keyspace: &str,
-        key: &str,
-        cfmap: &BTreeMap<String, Vec<ColumnOrSuperColumn>>,
+        key: String,
+        cfmap: BTreeMap<String, Vec<ColumnOrSuperColumn>>,
         cl: ConsistencyLevel,
     ) -> Result<()> {
         self.require_login()?;
         let schema = self.service.schema();
-        validate_key(key)?;
-        for (cf, coscs) in cfmap {
+        validate_key(&key)?;
+        for (cf, coscs) in &cfmap {
             for cosc in coscs {
                 validate_column_or_super_column(schema, keyspace, cf, cosc)?;
             }
@@ -69,15 +71,20 @@ impl Session {
         validate_keyspace(schema, keyspace)?;
         let mut row = RowMutation::new(keyspace, key);
         for (cf, coscs) in cfmap {
-            validate_table(schema, keyspace, cf)?;
-            for cosc in coscs {
-                if cosc.column.is_some() && cosc.super_column.is_some() {
-                    return Err(Error::invalid(
-                        "ColumnOrSuperColumn may not have both Column and SuperColumn in batch_insert",
-                    ));
-                }
-                push_changes(&mut row, cf, |out| convert::cosc_changes(cosc, out));
+            validate_table(schema, keyspace, &cf)?;
+            if coscs
+                .iter()
+                .any(|cosc| cosc.column.is_some() && cosc.super_column.is_some())
+            {
+                return Err(Error::invalid(
+                    "ColumnOrSuperColumn may not have both Column and SuperColumn in batch_insert",
+                ));
             }
+            let mut changes = Vec::with_capacity(coscs.len());
+            for cosc in coscs {
+                convert::cosc_into_changes(cosc, &mut changes);
+            }
+            row.push_group(cf, changes);
         }
         consistency::check_write(cl)?;
         self.write(vec![row], cl)

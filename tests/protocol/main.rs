@@ -12,5 +12,6 @@ mod codec;
 mod dispatch;
 mod fastpath;
 mod fuzz;
+mod hot;
 mod splitter;
 mod stress_wire;

@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use ilion::protocol::generated::{
     AuthenticationRequest, CassandraSyncHandler, Column, ColumnOrSuperColumn, ColumnParent,
     ColumnPath, ConsistencyLevel, InvalidRequestException, KeyRange, KeySlice, Mutation,
-    NotFoundException, SlicePredicate, TokenRange,
+    NotFoundException, SlicePredicate, SuperColumn, TimedOutException, TokenRange,
+    UnavailableException,
 };
 use thrift::{ApplicationError, ApplicationErrorKind};
 
@@ -66,8 +67,37 @@ impl CassandraSyncHandler for Recorder {
         pred: SlicePredicate,
         cl: ConsistencyLevel,
     ) -> R<Vec<ColumnOrSuperColumn>> {
-        self.note(format!("get_slice{:?}", (ks, key, parent, pred, cl)));
-        Ok(vec![])
+        self.note(format!("get_slice{:?}", (&ks, &key, parent, pred, cl)));
+        let col =
+            |n: &str, v: &str, t| Column::new(n.as_bytes().to_vec(), v.as_bytes().to_vec(), t);
+        let user = |e: Box<dyn std::error::Error + Send + Sync>| Err(thrift::Error::User(e));
+        match key.as_str() {
+            "ire" => user(Box::new(InvalidRequestException::new("bad".to_owned()))),
+            "ue" => user(Box::new(UnavailableException::new())),
+            "te" => user(Box::new(TimedOutException::new())),
+            "nf" => user(Box::new(NotFoundException::new())), // not declared by get_slice
+            "app" => Err(thrift::Error::Application(ApplicationError::new(
+                ApplicationErrorKind::InternalError,
+                "Internal error processing get_slice",
+            ))),
+            "proto" => Err(thrift::Error::Protocol(thrift::ProtocolError::new(
+                thrift::ProtocolErrorKind::SizeLimit,
+                "too big",
+            ))),
+            "panic" => panic!("handler bug (expected by the test)"),
+            "cols" => Ok(vec![
+                ColumnOrSuperColumn::new(col("a", "1", 1), None),
+                ColumnOrSuperColumn::new(col("", "", -7), None),
+                ColumnOrSuperColumn::new(
+                    None,
+                    SuperColumn::new(b"s".to_vec(), vec![col("x", "y", 2), col("z", "", 3)]),
+                ),
+                ColumnOrSuperColumn::new(None, SuperColumn::new(vec![], vec![])),
+                ColumnOrSuperColumn::new(col("both", &ks, 4), SuperColumn::new(vec![9], vec![])),
+                ColumnOrSuperColumn::new(None, None),
+            ]),
+            _ => Ok(vec![]),
+        }
     }
     fn handle_multiget(
         &self,
