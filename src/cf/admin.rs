@@ -5,6 +5,7 @@
 
 use super::Db;
 use crate::error::{Error, Result};
+use crate::storage::CfLayout;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -70,24 +71,53 @@ impl Db {
         }
     }
 
-    /// Scans every selected column family and counts what it holds.
+    /// The statistics of every column family without scanning: the write path's estimates
+    /// (`stats`). A CF no scan has counted yet is scanned once, which sets the base later
+    /// estimates build on.
+    pub fn estimated_stats(&self) -> Result<Vec<CfScan>> {
+        let mut out = Vec::new();
+        for (keyspace, cf, layout) in self.catalog.layouts() {
+            let mut stats = self.empty_stats(keyspace, cf);
+            if !self.counters.estimate(layout.id, &mut stats) {
+                stats = self.scan_cf(keyspace, cf, layout)?;
+            }
+            out.push(stats);
+        }
+        Ok(out)
+    }
+
+    /// Scans every selected column family and counts what it holds; the counts also become
+    /// the base of later estimates ([`Db::estimated_stats`]).
     pub fn scan_stats(&self, selection: &CfSelection) -> Result<Vec<CfScan>> {
         self.check_selection(selection)?;
         let mut out = Vec::new();
         for (keyspace, cf, layout) in self.catalog.layouts() {
-            if !selection.contains(keyspace, cf) {
-                continue;
+            if selection.contains(keyspace, cf) {
+                out.push(self.scan_cf(keyspace, cf, layout)?);
             }
-            let super_cf = self
-                .schema
-                .cf(keyspace, cf)
-                .is_some_and(|d| d.subcomparator.is_some());
-            let mut stats = CfScan {
-                keyspace: keyspace.to_string(),
-                cf: cf.to_string(),
-                column_type: if super_cf { "Super" } else { "Standard" }.to_string(),
-                ..CfScan::default()
-            };
+        }
+        Ok(out)
+    }
+
+    /// A CF's statistics with every count zero.
+    fn empty_stats(&self, keyspace: &str, cf: &str) -> CfScan {
+        let super_cf = self
+            .schema
+            .cf(keyspace, cf)
+            .is_some_and(|d| d.subcomparator.is_some());
+        CfScan {
+            keyspace: keyspace.to_string(),
+            cf: cf.to_string(),
+            column_type: if super_cf { "Super" } else { "Standard" }.to_string(),
+            ..CfScan::default()
+        }
+    }
+
+    /// Counts what one column family holds, and rebases its estimates on the counts.
+    fn scan_cf(&self, keyspace: &str, cf: &str, layout: &CfLayout) -> Result<CfScan> {
+        let start = self.counters.scan_start(layout.id);
+        let mut stats = self.empty_stats(keyspace, cf);
+        {
             let mut row: Option<(String, bool)> = None;
             for item in self.store.entries(layout) {
                 let entry = item?;
@@ -110,9 +140,9 @@ impl Db {
             if let Some((_, true)) = row {
                 stats.live_rows += 1;
             }
-            out.push(stats);
         }
-        Ok(out)
+        self.counters.scanned(layout.id, start, &stats);
+        Ok(stats)
     }
 
     /// Purges the selected CFs' tombstones older than GCGraceSeconds now and syncs; returns

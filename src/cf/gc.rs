@@ -34,12 +34,17 @@ impl Db {
         let expired = |ldt: u32| i64::from(ldt) + grace < now;
         let mut purged = 0;
         for (keyspace, cf, layout) in self.catalog.layouts() {
-            if !only(keyspace, cf) {
+            // A CF left without tombstones, and written none since, has nothing to purge:
+            // skip its scan (`stats`).
+            if !only(keyspace, cf) || self.counters.known_clean(layout.id) {
                 continue;
             }
+            let mark = self.counters.tombstones_written(layout.id);
+            let (mut found, mut removed) = (0, 0);
             let mut candidates: Vec<RowCandidates> = Vec::new();
             for item in self.store.tombstones(layout) {
                 let tombstone = item?;
+                found += 1;
                 let ldt = match &tombstone.value {
                     StoredValue::Marker(marker) => marker.local_deletion_time,
                     StoredValue::Cell(Cell::Tombstone {
@@ -56,10 +61,15 @@ impl Db {
                     _ => candidates.push((tombstone.row_key.clone(), vec![tombstone])),
                 }
                 if candidates.len() >= ROWS_PER_BATCH {
-                    purged += self.purge_rows(keyspace, std::mem::take(&mut candidates))?;
+                    let batch = std::mem::take(&mut candidates);
+                    removed += self.purge_rows(keyspace, layout.id, batch)?;
                 }
             }
-            purged += self.purge_rows(keyspace, candidates)?;
+            removed += self.purge_rows(keyspace, layout.id, candidates)?;
+            if removed == found {
+                self.counters.clean(layout.id, mark);
+            }
+            purged += removed;
         }
         crate::metrics::tombstones_purged(purged);
         Ok(purged)
@@ -67,14 +77,16 @@ impl Db {
 
     /// Deletes the candidates of each row under its lock, skipping any that changed since
     /// they were read (a concurrent write replaced them).
-    fn purge_rows(&self, keyspace: &str, rows: Vec<RowCandidates>) -> Result<usize> {
+    fn purge_rows(&self, keyspace: &str, cf_id: u32, rows: Vec<RowCandidates>) -> Result<usize> {
         let mut purged = 0;
         for (row_key, entries) in rows {
             let _guard = self.locks.lock(keyspace, &row_key);
             if self.is_drained() {
                 break;
             }
-            purged += self.store.delete_unchanged(entries)?;
+            let (deleted, bytes) = self.store.delete_unchanged(entries)?;
+            self.counters.purged(cf_id, deleted as i64, bytes as i64);
+            purged += deleted;
         }
         Ok(purged)
     }

@@ -14,6 +14,7 @@ mod gc;
 mod locks;
 mod range;
 mod read;
+mod stats;
 mod write;
 
 use crate::config::{CfDef, Schema};
@@ -21,6 +22,7 @@ use crate::error::{Error, Result};
 use crate::partitioner::{Partitioner, Token};
 use crate::storage::{Ack, Catalog, CfDescriptor, CfLayout, Engine, Packing, Store, SyncPolicy};
 use locks::RowLocks;
+use stats::Counters;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -64,6 +66,8 @@ pub struct Db {
     catalog: Catalog,
     schema: Arc<Schema>,
     locks: RowLocks,
+    /// Per-CF statistics kept on the write path (`stats`).
+    counters: Counters,
     options: DbOptions,
     /// Set by `drain`: every later write is refused.
     drained: std::sync::atomic::AtomicBool,
@@ -109,11 +113,13 @@ impl Db {
             options.initial_token.clone(),
             entropy,
         )?;
+        let max_id = catalog.layouts().map(|(_, _, l)| l.id).max().unwrap_or(0);
         Ok(Db {
             store,
             catalog,
             schema,
             locks: RowLocks::new(),
+            counters: Counters::new(max_id),
             options,
             drained: Default::default(),
         })

@@ -8,11 +8,14 @@
 //! change that does not fit its column family's kind is refused, because `Db` is also called
 //! directly (tests, benchmarks, tools) and must never store a key it cannot read back.
 
+use super::stats::Tally;
 use super::{CfRef, Db};
 use crate::comparator::Comparator;
 use crate::error::{Error, Result};
 use crate::model::{check_key_present, check_name_length, Cell, Change, NameLevel, RowMutation};
-use crate::storage::{Ack, EncodedRow, Marker, MarkerAt, RowSession, RowWrites, StoredValue};
+use crate::storage::{
+    stored_value_len, Ack, EncodedRow, Marker, MarkerAt, RowSession, RowWrites, StoredValue,
+};
 use std::collections::{BTreeMap, HashMap};
 
 /// The changes of one request to one column family of one row, reconciled among themselves.
@@ -82,10 +85,16 @@ impl Db {
         self.refuse_if_drained()?;
         let session = self.store.row_session();
         let mut writes = RowWrites::default();
+        let mut tallies = Vec::with_capacity(deltas.len());
         for (cf, delta) in deltas {
-            plan(&session, cf, &row, delta, now, &mut writes)?;
+            let mut tally = Tally::default();
+            plan(&session, cf, &row, delta, now, &mut writes, &mut tally)?;
+            tallies.push((cf.layout.id, tally));
         }
         let ack = session.write(writes)?;
+        for (id, tally) in &tallies {
+            self.counters.add(*id, tally);
+        }
         crate::metrics::row_written(mutation, started);
         Ok(ack)
     }
@@ -99,6 +108,7 @@ fn plan(
     delta: Delta,
     now: u32,
     writes: &mut RowWrites,
+    tally: &mut Tally,
 ) -> Result<()> {
     let layout = cf.layout;
     let marker = |timestamp| Marker {
@@ -106,11 +116,25 @@ fn plan(
         local_deletion_time: now,
     };
 
+    // A row with nothing stored (the common insert of a new row) has no markers and no
+    // versions to reconcile against: every change is written as it is, with no lookups.
+    if store.row_is_empty(layout, row)? {
+        return plan_new_row(cf, row, delta, now, writes, tally);
+    }
     let stored_row = marker_at(store, cf, row, MarkerAt::Row)?;
     let mut row_deleted = stored_row;
+    // Whether the row had, and still has, a live column: known only when a row delete
+    // looked at all of it; otherwise the row's liveness is taken as unchanged.
+    let mut liveness: Option<(bool, bool)> = None;
     if let Some(t) = delta.row_tombstone.filter(|t| !hidden(stored_row, *t)) {
-        drop_hidden(store, cf, row, MarkerAt::Row, t, writes)?;
-        writes.put_marker(layout, row, MarkerAt::Row, marker(t));
+        let seen = drop_hidden(store, cf, row, MarkerAt::Row, t, writes, tally)?;
+        liveness = Some(seen);
+        let size = writes.put_marker(layout, row, MarkerAt::Row, marker(t));
+        tally.tombstones_written += 1;
+        if stored_row.is_none() {
+            tally.tombstones += 1;
+            tally.bytes += size as i64;
+        }
         row_deleted = Some(t);
     }
 
@@ -123,8 +147,11 @@ fn plan(
             continue;
         }
         // Drop first: the old marker lies under the super column and the new one must win.
-        drop_hidden(store, cf, row, at, t, writes)?;
-        writes.put_marker(layout, row, at, marker(t));
+        drop_hidden(store, cf, row, at, t, writes, tally)?;
+        let size = writes.put_marker(layout, row, at, marker(t));
+        tally.tombstones_written += 1;
+        tally.tombstones += 1;
+        tally.bytes += size as i64;
         super_deleted.insert(name, Some(t));
     }
 
@@ -152,9 +179,92 @@ fn plan(
             .as_ref()
             .is_none_or(|old| Cell::supersedes(&cell, old))
         {
-            writes.put_cell(layout, row, super_column, &name, &cell);
+            let size = writes.put_cell(layout, row, super_column, &name, &cell);
+            if let Some(old) = &stored {
+                count_cell(tally, old, size.key, -1);
+            }
+            count_cell(tally, &cell, size.key, 1);
+            if let Some((_, live_after)) = &mut liveness {
+                *live_after |= matches!(cell, Cell::Live { .. });
+            }
         }
     }
+    // Without a row delete the row's liveness can only change when its number of live
+    // columns does; then count just enough of them to know (usually the first one).
+    if liveness.is_none() && tally.live_columns != 0 {
+        let enough = match tally.live_columns {
+            n if n > 0 => 1,
+            n => n.unsigned_abs() as usize + 1,
+        };
+        let before = store
+            .entries_under(layout, row, MarkerAt::Row)
+            .filter(|entry| entry.as_ref().map_or(true, |e| e.is_live()))
+            .take(enough)
+            .try_fold(0i64, |n, entry| entry.map(|_| n + 1))?;
+        liveness = Some((before > 0, before + tally.live_columns > 0));
+    }
+    if let Some((live_before, live_after)) = liveness {
+        tally.live_rows += i64::from(live_after) - i64::from(live_before);
+    }
+    Ok(())
+}
+
+/// Adds (`sign` 1) or removes (-1) one stored cell version in the tally.
+fn count_cell(tally: &mut Tally, cell: &Cell, key_len: usize, sign: i64) {
+    match cell {
+        Cell::Live { .. } => tally.live_columns += sign,
+        Cell::Tombstone { .. } => {
+            tally.tombstones += sign;
+            if sign > 0 {
+                tally.tombstones_written += 1;
+            }
+        }
+    }
+    tally.bytes += sign * (key_len + stored_value_len(cell)) as i64;
+}
+
+/// [`plan`] for a row with nothing stored: the delta's own markers are the only deletions,
+/// and every cell they do not hide is new.
+fn plan_new_row(
+    cf: CfRef<'_>,
+    row: &EncodedRow,
+    delta: Delta,
+    now: u32,
+    writes: &mut RowWrites,
+    tally: &mut Tally,
+) -> Result<()> {
+    let layout = cf.layout;
+    let marker = |timestamp| Marker {
+        timestamp,
+        local_deletion_time: now,
+    };
+    let mut count_marker = |size: usize| {
+        tally.tombstones += 1;
+        tally.tombstones_written += 1;
+        tally.bytes += size as i64;
+    };
+    if let Some(t) = delta.row_tombstone {
+        count_marker(writes.put_marker(layout, row, MarkerAt::Row, marker(t)));
+    }
+    for (name, t) in &delta.super_tombstones {
+        if !hidden(delta.row_tombstone, *t) {
+            count_marker(writes.put_marker(layout, row, MarkerAt::Super(name), marker(*t)));
+        }
+    }
+    let mut live = false;
+    for ((super_column, name), cell) in delta.cells {
+        let sc_deleted = super_column
+            .as_ref()
+            .and_then(|sc| delta.super_tombstones.get(sc).copied())
+            .filter(|t| !hidden(delta.row_tombstone, *t));
+        if hidden(later(delta.row_tombstone, sc_deleted), cell.timestamp()) {
+            continue;
+        }
+        let size = writes.put_cell(layout, row, super_column.as_deref(), &name, &cell);
+        count_cell(tally, &cell, size.key, 1);
+        live |= matches!(cell, Cell::Live { .. });
+    }
+    tally.live_rows += i64::from(live);
     Ok(())
 }
 
@@ -170,6 +280,7 @@ fn marker_at(
 
 /// Deletes every stored version that a deletion at `t` of `at` hides: columns and
 /// subcolumns (live or tombstones) with timestamp ≤ t, and super-column markers ≤ t.
+/// Returns whether a live version was there before, and whether one is left.
 fn drop_hidden(
     store: &RowSession<'_>,
     cf: CfRef<'_>,
@@ -177,18 +288,29 @@ fn drop_hidden(
     at: MarkerAt<'_>,
     t: i64,
     writes: &mut RowWrites,
-) -> Result<()> {
+    tally: &mut Tally,
+) -> Result<(bool, bool)> {
+    let (mut live_before, mut live_after) = (false, false);
     for item in store.entries_under(cf.layout, row, at) {
         let stored = item?;
         let ts = match &stored.value {
             StoredValue::Marker(marker) => marker.timestamp,
             StoredValue::Cell(cell) => cell.timestamp(),
         };
+        let live = stored.is_live();
+        live_before |= live;
         if ts <= t {
             writes.delete(&stored);
+            match live {
+                true => tally.live_columns -= 1,
+                false => tally.tombstones -= 1,
+            }
+            tally.bytes -= stored.stored_bytes() as i64;
+        } else {
+            live_after |= live;
         }
     }
-    Ok(())
+    Ok((live_before, live_after))
 }
 
 /// Checks that a change fits the CF's kind and names, and adds it to the delta.

@@ -82,8 +82,8 @@ pub struct Metrics {
     /// `ilion_uptime_seconds`: seconds since the node started, set when scraped.
     pub uptime_seconds: IntGauge,
     /// `ilion_cf_bytes{keyspace,cf}`: bytes of the CF's keys and values. This and the three
-    /// gauges below come from the latest scan of the column families (`ilion tool cfstats`,
-    /// or the status page and `/metrics` at most every half minute).
+    /// gauges below are the write path's estimates (`cf::Db::estimated_stats`), or a fresh
+    /// count after `ilion tool cfstats`; set when read.
     pub cf_bytes: IntGaugeVec,
     /// `ilion_cf_live_rows{keyspace,cf}`: rows with at least one live column.
     pub cf_live_rows: IntGaugeVec,

@@ -42,8 +42,8 @@ pub use keys::{CfLayout, Entry};
 pub use memory::MemoryEngine;
 pub use packed::{Packing, MAX_CHUNK_BYTES};
 pub use rows::{
-    EncodedRow, Marker, MarkerAt, NameRange, RowSpan, RowWrites, StoredEntry, StoredValue,
-    SuperEntry,
+    stored_value_len, EncodedRow, Marker, MarkerAt, NameRange, RowSpan, RowWrites, StoredEntry,
+    StoredSize, StoredValue, SuperEntry,
 };
 pub use sled_engine::SledEngine;
 pub use store::{RowSession, Store};

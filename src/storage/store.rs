@@ -100,6 +100,11 @@ impl RowSession<'_> {
         self.store.rows.get(key, Some(&self.seen))
     }
 
+    /// True when the row `prefix` (CF id and row part) has nothing stored.
+    pub(super) fn row_absent(&self, prefix: &[u8]) -> Result<bool> {
+        self.store.rows.row_absent(prefix, Some(&self.seen))
+    }
+
     /// An ordered scan (see [`Engine::scan`]).
     pub(super) fn scan(
         &self,

@@ -22,6 +22,14 @@ pub struct Marker {
     pub local_deletion_time: u32,
 }
 
+/// Bytes `cell` takes as a stored value: the length of [`encode_cell`]'s output.
+pub fn stored_value_len(cell: &Cell) -> usize {
+    match cell {
+        Cell::Live { value, .. } => 9 + value.len(),
+        Cell::Tombstone { .. } => 13,
+    }
+}
+
 /// Encodes a cell.
 pub fn encode_cell(cell: &Cell) -> Vec<u8> {
     match cell {
@@ -113,6 +121,9 @@ mod tests {
             local_deletion_time: 77,
         };
         assert_eq!(decode_cell(&encode_cell(&dead)).unwrap(), dead);
+        for cell in [&live, &dead] {
+            assert_eq!(stored_value_len(cell), encode_cell(cell).len());
+        }
         let m = Marker {
             timestamp: i64::MIN,
             local_deletion_time: 5,

@@ -2,7 +2,7 @@
 //! chosen CFs after the grace period, drain, and a snapshot that opens as a database.
 
 use super::super::*;
-use super::{CfSelection, DRAINED};
+use super::{CfScan, CfSelection, DRAINED};
 use crate::comparator::Comparator;
 use crate::config::{CfDef, ColumnType, KeyspaceDef};
 use crate::model::{Change, Column, RowMutation};
@@ -105,6 +105,75 @@ fn a_scan_counts_live_rows_columns_and_tombstones() {
     assert!(all.iter().any(|s| s.cf == "Standard2" && s.bytes == 0));
     let unknown = db.scan_stats(&only("Nope"));
     assert!(matches!(unknown, Err(crate::Error::InvalidRequest(m)) if m.contains("Nope")));
+}
+
+/// The estimates of one CF, as `/metrics` shows them.
+fn estimate(db: &Db, cf: &str) -> CfScan {
+    let all = db.estimated_stats().unwrap();
+    all.into_iter().find(|s| s.cf == cf).unwrap()
+}
+
+#[test]
+fn estimates_follow_writes_without_a_scan() {
+    let (db, clock) = db();
+    write(&db, "Standard1", "old", ins("x")).unwrap();
+    // The first estimate counts the CF once; later ones add the write path's changes.
+    assert_eq!(estimate(&db, "Standard1").live_rows, 1);
+    for key in ["a", "b", "c"] {
+        write(&db, "Standard1", key, ins("x")).unwrap();
+        write(&db, "Standard1", key, ins("y")).unwrap();
+    }
+    // An overwrite, a column tombstone, a row delete with a later insert into the row.
+    write(&db, "Standard1", "a", ins("x")).unwrap();
+    write(&db, "Standard1", "b", del("x")).unwrap();
+    let row_delete = Change::DeleteRow { timestamp: 3 };
+    write(&db, "Standard1", "c", row_delete.clone()).unwrap();
+    write(&db, "Standard1", "old", row_delete).unwrap();
+    let later = Change::Insert {
+        super_column: None,
+        column: Column {
+            name: b"z".to_vec(),
+            value: b"later".to_vec(),
+            timestamp: 4,
+        },
+    };
+    write(&db, "Standard1", "c", later).unwrap();
+    let guessed = estimate(&db, "Standard1");
+    let counted = db.scan_stats(&only("Standard1")).unwrap().remove(0);
+    assert_eq!(
+        (counted.live_rows, counted.live_columns, counted.tombstones),
+        (3, 4, 3)
+    );
+    assert_eq!(
+        guessed, counted,
+        "exact for inserts, overwrites and row deletes"
+    );
+
+    // The purge takes what it removes off the estimates.
+    clock.fetch_add(101, Ordering::SeqCst);
+    assert_eq!(db.purge_expired_tombstones().unwrap(), 3);
+    let purged = estimate(&db, "Standard1");
+    assert_eq!(purged, db.scan_stats(&only("Standard1")).unwrap().remove(0));
+    assert_eq!(purged.tombstones, 0);
+}
+
+#[test]
+fn the_purge_skips_a_cf_without_tombstones_until_one_is_written() {
+    let (db, clock) = db();
+    write(&db, "Standard1", "k", ins("x")).unwrap();
+    write(&db, "Standard1", "k", del("x")).unwrap();
+    clock.fetch_add(101, Ordering::SeqCst);
+    assert_eq!(db.purge_expired_tombstones().unwrap(), 1);
+    assert!(db
+        .counters
+        .known_clean(db.cf(KS, "Standard1").unwrap().layout.id));
+    write(&db, "Standard1", "k", ins("y")).unwrap();
+    write(&db, "Standard1", "k", del("y")).unwrap();
+    assert!(!db
+        .counters
+        .known_clean(db.cf(KS, "Standard1").unwrap().layout.id));
+    clock.fetch_add(101, Ordering::SeqCst);
+    assert_eq!(db.purge_expired_tombstones().unwrap(), 1, "scanned again");
 }
 
 #[test]

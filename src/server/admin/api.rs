@@ -33,7 +33,7 @@ pub struct Info {
     pub uptime_seconds: u64,
     /// Bytes of the data directory on disk, snapshots left out.
     pub load_bytes: u64,
-    /// Bytes of every column family's keys and values (from the last scan).
+    /// Bytes of every column family's keys and values (the write path's estimate).
     pub data_bytes: u64,
     /// Resident memory of the process in bytes (0 where it cannot be read).
     pub resident_memory_bytes: u64,
@@ -185,9 +185,9 @@ pub struct StatusCf {
     pub name: String,
     /// "Standard" or "Super".
     pub column_type: String,
-    /// Bytes of the CF's keys and values, from the latest scan.
+    /// Bytes of the CF's keys and values, estimated on the write path.
     pub bytes: u64,
-    /// Rows with at least one live column, from the latest scan.
+    /// Rows with at least one live column, estimated on the write path.
     pub live_rows: u64,
     /// Row reads since start.
     pub reads: u64,

@@ -14,12 +14,8 @@ use crate::metrics::{self, read, series};
 use crate::storage::snapshot::dir_bytes;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-/// How old a scan of the column families may be for the status page and `/metrics`
-/// (`cfstats` always scans afresh).
-const SCAN_MAX_AGE: Duration = Duration::from_secs(30);
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 /// The folder inside the data directory that holds snapshots.
 pub const SNAPSHOTS_DIR: &str = "snapshots";
@@ -58,7 +54,6 @@ pub struct Node {
     started: Instant,
     generation: u64,
     pub series: series::Series,
-    scans: Mutex<Option<(Instant, Vec<CfScan>)>>,
 }
 
 fn ms(seconds: Option<f64>) -> Option<f64> {
@@ -77,7 +72,6 @@ impl Node {
             started: Instant::now(),
             generation,
             series: series::Series::default(),
-            scans: Mutex::new(None),
         }
     }
 
@@ -97,17 +91,14 @@ impl Node {
         dir_bytes(&self.data_dir(), Some(SNAPSHOTS_DIR))
     }
 
-    /// Every CF's scan: a fresh one, or one younger than `SCAN_MAX_AGE` unless `fresh`.
+    /// Every CF's statistics: a fresh scan when `fresh` (`cfstats`), otherwise the
+    /// estimates the write path keeps, which cost no scan (`cf::Db::estimated_stats`).
     fn scans(&self, fresh: bool) -> Answer<Vec<CfScan>> {
-        let mut cached = self.scans.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((at, scans)) = &*cached {
-            if !fresh && at.elapsed() < SCAN_MAX_AGE {
-                return Ok(scans.clone());
-            }
-        }
-        let scans = self.db.scan_stats(&CfSelection::default())?;
+        let scans = match fresh {
+            true => self.db.scan_stats(&CfSelection::default())?,
+            false => self.db.estimated_stats()?,
+        };
         metrics::cf_scanned(&scans);
-        *cached = Some((Instant::now(), scans.clone()));
         Ok(scans)
     }
 

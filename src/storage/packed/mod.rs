@@ -66,6 +66,11 @@ impl Packed {
         self.packing.get(self.engine.as_ref(), key, seen)
     }
 
+    /// True when the row `prefix` has nothing stored.
+    pub(crate) fn row_absent(&self, prefix: &[u8], seen: Option<&FirstChunks>) -> Result<bool> {
+        self.packing.row_absent(self.engine.as_ref(), prefix, seen)
+    }
+
     /// Logical entries in `(lower, upper)`, ascending or descending.
     pub(crate) fn scan(
         &self,
@@ -88,15 +93,19 @@ impl Packed {
 #[derive(Default)]
 pub struct FirstChunks(RefCell<HashMap<Vec<u8>, First>>);
 
+/// A chunk value shared between the per-mutation cache and its readers: a lookup served
+/// from [`FirstChunks`] copies no bytes.
+type Shared = Arc<[u8]>;
+
 /// A row's first chunk as found on disk.
 #[derive(Clone)]
 enum First {
     /// No chunk: the row is empty.
     Absent,
     /// The only chunk of the row (its value).
-    Sole(Vec<u8>),
+    Sole(Shared),
     /// The first of several chunks, or possibly several (its value).
-    Multi(Vec<u8>),
+    Multi(Shared),
 }
 
 fn corrupt(what: &str) -> Error {
@@ -146,6 +155,25 @@ fn decode_chunk(value: &[u8]) -> Result<Vec<(&[u8], &[u8])>> {
         rest = after;
     }
     Ok(entries)
+}
+
+/// The value stored under `suffix` in a chunk, reading entries only up to where it would be
+/// (they are sorted).
+fn find_entry(value: &[u8], suffix: &[u8]) -> Result<Option<Vec<u8>>> {
+    let (&kind, mut rest) = value.split_first().ok_or_else(|| corrupt("empty"))?;
+    if kind != CHUNK && kind != SOLE_CHUNK {
+        return Err(corrupt("unknown kind"));
+    }
+    while !rest.is_empty() {
+        let (s, after) = take_bytes(rest)?;
+        let (v, after) = take_bytes(after)?;
+        match s.cmp(suffix) {
+            std::cmp::Ordering::Less => rest = after,
+            std::cmp::Ordering::Equal => return Ok(Some(v.to_vec())),
+            std::cmp::Ordering::Greater => return Ok(None),
+        }
+    }
+    Ok(None)
 }
 
 fn encoded_len(suffix: &[u8], value: &[u8]) -> usize {
@@ -202,34 +230,13 @@ impl Packing {
         }
         let first = match engine.get(prefix)? {
             None => First::Absent,
-            Some(value) if value.first() == Some(&SOLE_CHUNK) => First::Sole(value),
-            Some(value) => First::Multi(value),
+            Some(value) if value.first() == Some(&SOLE_CHUNK) => First::Sole(value.into()),
+            Some(value) => First::Multi(value.into()),
         };
         if let Some(seen) = seen {
             seen.0.borrow_mut().insert(prefix.to_vec(), first.clone());
         }
         Ok(first)
-    }
-
-    /// The chunk that holds (or would hold) `key` of the row `prefix`: its key and value.
-    fn chunk_for(
-        &self,
-        engine: &dyn Engine,
-        prefix: &[u8],
-        key: &[u8],
-        seen: Option<&FirstChunks>,
-    ) -> Result<Option<KvPair>> {
-        match self.first_chunk(engine, prefix, seen)? {
-            First::Absent => Ok(None),
-            First::Sole(value) => Ok(Some((prefix.to_vec(), value))),
-            First::Multi(_) => {
-                let range = (
-                    Bound::Included(prefix.to_vec()),
-                    Bound::Included(key.to_vec()),
-                );
-                engine.scan(range.0, range.1, true).next().transpose()
-            }
-        }
     }
 
     /// The value of one logical entry; `seen` caches first chunks within one row mutation.
@@ -242,14 +249,35 @@ impl Packing {
         let Some(plen) = self.row_prefix_len(key)? else {
             return engine.get(key);
         };
-        let Some((_, chunk)) = self.chunk_for(engine, &key[..plen], key, seen)? else {
-            return Ok(None);
-        };
-        let suffix = &key[plen..];
-        Ok(decode_chunk(&chunk)?
-            .into_iter()
-            .find(|(s, _)| *s == suffix)
-            .map(|(_, v)| v.to_vec()))
+        let (prefix, suffix) = key.split_at(plen);
+        match self.first_chunk(engine, prefix, seen)? {
+            First::Absent => Ok(None),
+            First::Sole(value) => find_entry(&value, suffix),
+            First::Multi(_) => {
+                let (lower, upper) = (
+                    Bound::Included(prefix.to_vec()),
+                    Bound::Included(key.to_vec()),
+                );
+                match engine.scan(lower, upper, true).next().transpose()? {
+                    Some((_, value)) => find_entry(&value, suffix),
+                    None => Ok(None),
+                }
+            }
+        }
+    }
+
+    /// True when the row `prefix` has no chunk at all (nothing stored, not even a
+    /// tombstone); `seen` caches the answer within one row mutation.
+    pub fn row_absent(
+        &self,
+        engine: &dyn Engine,
+        prefix: &[u8],
+        seen: Option<&FirstChunks>,
+    ) -> Result<bool> {
+        Ok(matches!(
+            self.first_chunk(engine, prefix, seen)?,
+            First::Absent
+        ))
     }
 
     /// The row prefix length of a data key, without failing on keys that are no row's
@@ -351,7 +379,7 @@ impl Packing {
 /// Where a packed scan begins.
 enum Start {
     /// The whole scan lies in this one chunk (its value and row prefix).
-    Chunk(Vec<u8>, Vec<u8>),
+    Chunk(Shared, Vec<u8>),
     /// The scan lies in a row that has nothing.
     Nothing,
     /// Walk the chunks from this physical bound.

@@ -46,8 +46,15 @@ impl Packing {
     ) -> Result<Batch> {
         let mut out = Batch::default();
         let mut rows: BTreeMap<Vec<u8>, Row> = BTreeMap::new();
+        // The row part is prefix-free, so a key that starts with the previous key's row
+        // prefix has that same row prefix: a row's entries need decoding once, not each.
+        let mut last_prefix: Option<Vec<u8>> = None;
         for (key, value) in batch.into_ops() {
-            let Some(plen) = self.row_prefix_len(&key)? else {
+            let plen = match &last_prefix {
+                Some(p) if key.starts_with(p) => Some(p.len()),
+                _ => self.row_prefix_len(&key)?,
+            };
+            let Some(plen) = plen else {
                 match value {
                     Some(v) => out.put(key, v),
                     None => out.delete(key),
@@ -55,6 +62,9 @@ impl Packing {
                 continue;
             };
             let prefix = &key[..plen];
+            if last_prefix.as_deref() != Some(prefix) {
+                last_prefix = Some(prefix.to_vec());
+            }
             if !rows.contains_key(prefix) {
                 rows.insert(prefix.to_vec(), self.load_row(engine, prefix, seen)?);
             }

@@ -18,7 +18,7 @@ use crate::model::{Cell, SliceRange};
 use crate::partitioner::Partitioner;
 use std::ops::Bound;
 
-pub use super::values::Marker;
+pub use super::values::{stored_value_len, Marker};
 
 /// A row key in its stored form (the same for every column family of one partitioner).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -291,18 +291,20 @@ impl Store {
     }
 
     /// Deletes those of `entries` that are still stored as they were read (a concurrent
-    /// write may have replaced some); returns how many were deleted. The caller holds the
-    /// rows' locks.
-    pub fn delete_unchanged(&self, entries: Vec<StoredEntry>) -> Result<usize> {
+    /// write may have replaced some); returns how many were deleted and their
+    /// [`StoredEntry::stored_bytes`]. The caller holds the rows' locks.
+    pub fn delete_unchanged(&self, entries: Vec<StoredEntry>) -> Result<(usize, usize)> {
         let mut batch = Batch::default();
+        let mut bytes = 0;
         for entry in entries {
             if self.get(&entry.key)?.as_deref() == Some(entry.raw.as_slice()) {
+                bytes += entry.stored_bytes();
                 batch.delete(entry.key);
             }
         }
         let deleted = batch.len();
         self.write_batch(batch)?;
-        Ok(deleted)
+        Ok((deleted, bytes))
     }
 }
 
@@ -316,6 +318,13 @@ pub enum MarkerAt<'a> {
 }
 
 impl RowSession<'_> {
+    /// True when the row has nothing stored in `layout`'s column family — no column, no
+    /// marker, no tombstone — so a write to it needs no lookups (one point read, shared
+    /// with the write's own planning).
+    pub fn row_is_empty(&self, layout: &CfLayout, row: &EncodedRow) -> Result<bool> {
+        self.row_absent(&layout.row_prefix(row.bytes()))
+    }
+
     /// The stored version of a column (`super_column` None) or subcolumn.
     pub fn get_cell(
         &self,
@@ -364,6 +373,23 @@ impl RowSession<'_> {
     }
 }
 
+/// The logical size of a stored entry (before packing), as [`StoredEntry::stored_bytes`]
+/// counts it.
+#[derive(Debug, Clone, Copy)]
+pub struct StoredSize {
+    /// Bytes of the logical key.
+    pub key: usize,
+    /// Bytes of the encoded value.
+    pub value: usize,
+}
+
+impl StoredSize {
+    /// Key and value together.
+    pub fn total(self) -> usize {
+        self.key + self.value
+    }
+}
+
 /// The writes of one row mutation, applied together by [`RowSession::write`].
 #[derive(Debug, Default)]
 pub struct RowWrites {
@@ -379,9 +405,14 @@ impl RowWrites {
         super_column: Option<&[u8]>,
         name: &[u8],
         cell: &Cell,
-    ) {
-        self.batch
-            .put(cell_key(layout, row, super_column, name), encode_cell(cell));
+    ) -> StoredSize {
+        let (key, value) = (cell_key(layout, row, super_column, name), encode_cell(cell));
+        let size = StoredSize {
+            key: key.len(),
+            value: value.len(),
+        };
+        self.batch.put(key, value);
+        size
     }
 
     /// Stores the deletion marker at `at`.
@@ -391,12 +422,15 @@ impl RowWrites {
         row: &EncodedRow,
         at: MarkerAt<'_>,
         marker: Marker,
-    ) {
+    ) -> usize {
         let key = match at {
             MarkerAt::Row => layout.row_tombstone_key(row.bytes()),
             MarkerAt::Super(name) => layout.super_tombstone_key(row.bytes(), name),
         };
-        self.batch.put(key, encode_marker(marker));
+        let value = encode_marker(marker);
+        let size = key.len() + value.len();
+        self.batch.put(key, value);
+        size
     }
 
     /// Removes an entry a scan found.

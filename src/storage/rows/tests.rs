@@ -167,9 +167,9 @@ fn tombstones_are_purged_only_while_unchanged() {
     assert!(found.iter().all(|t| t.row_key == "r"));
     // Rewritten since it was read: stays.
     write(&store, |w| {
-        w.put_cell(&STANDARD, &row, None, b"gone", &dead(2, 12))
+        w.put_cell(&STANDARD, &row, None, b"gone", &dead(2, 12));
     });
-    assert_eq!(store.delete_unchanged(found).unwrap(), 1);
+    assert_eq!(store.delete_unchanged(found).unwrap().0, 1);
     assert_eq!(store.tombstones(&STANDARD).count(), 1);
 }
 
@@ -179,13 +179,13 @@ fn rows_come_in_ring_order_within_key_bounds() {
     for key in ["c", "a", "b", "d"] {
         let row = EncodedRow::new(P, key);
         write(&store, |w| {
-            w.put_cell(&STANDARD, &row, None, b"n", &live(b"v", 1))
+            w.put_cell(&STANDARD, &row, None, b"n", &live(b"v", 1));
         });
     }
     // Another CF's rows are not this one's.
     let other = EncodedRow::new(P, "bb");
     write(&store, |w| {
-        w.put_cell(&SUPER, &other, Some(b"s"), &[0; 8], &live(b"v", 1))
+        w.put_cell(&SUPER, &other, Some(b"s"), &[0; 8], &live(b"v", 1));
     });
     let keys = |start: &str, end: &str| -> Vec<String> {
         let bounds = RowBounds::Keys {
