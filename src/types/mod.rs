@@ -22,6 +22,8 @@ mod varint;
 mod proptests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod text_tests;
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
