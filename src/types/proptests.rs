@@ -128,8 +128,8 @@ fn value_of(t: &DataType) -> BoxedStrategy<Vec<u8>> {
             }),
         ]
         .boxed(),
-        DataType::Uuid | DataType::LexicalUuid => fixed(16),
-        DataType::TimeUuid => fixed(16)
+        DataType::Uuid | DataType::LexicalUuid => prop_oneof![fixed(16), tie_prone_uuid()].boxed(),
+        DataType::TimeUuid => prop_oneof![fixed(16), tie_prone_uuid()]
             .prop_map(|mut v| {
                 if let Some(b) = v.get_mut(6) {
                     *b = 0x10 | (*b & 0x0F);
@@ -144,6 +144,16 @@ fn value_of(t: &DataType) -> BoxedStrategy<Vec<u8>> {
         }
         DataType::DynamicComposite(aliases) => dynamic_of(aliases),
     }
+}
+
+/// UUIDs whose first halves come from two choices, so that timestamps tie and the second
+/// halves (signed for TimeUUIDType, unsigned for UUIDType) decide.
+fn tie_prone_uuid() -> impl Strategy<Value = Vec<u8>> {
+    (
+        proptest::sample::select(vec![[0x00u8; 8], [0x11; 8]]),
+        vec(edgy_byte(), 8),
+    )
+        .prop_map(|(first, second)| first.iter().copied().chain(second).collect())
 }
 
 /// A composite value: a prefix of the components, the last EOC anything.

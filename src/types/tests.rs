@@ -313,11 +313,13 @@ fn orders_of_the_uuid_types() {
     let neg = u("00000001-0000-1000-8000-000000000000");
     let pos = u("00000001-0000-1000-7f00-000000000000");
     assert_eq!(TimeUuid.compare(&neg, &pos), Ordering::Less);
+    assert!(TimeUuid.encode(&neg).unwrap() < TimeUuid.encode(&pos).unwrap());
     // UUIDType: version first; bytes 8–15 unsigned.
     let v4 = u("00000000-0000-4000-0000-000000000000");
     let v1 = u("ffffffff-ffff-1fff-ffff-ffffffffffff");
     assert_eq!(Uuid.compare(&v1, &v4), Ordering::Less);
     assert_eq!(Uuid.compare(&neg, &pos), Ordering::Greater);
+    assert!(Uuid.encode(&neg).unwrap() > Uuid.encode(&pos).unwrap());
     // LexicalUUIDType: two signed halves.
     assert_eq!(
         LexicalUuid.compare(
