@@ -69,5 +69,7 @@ pub mod server;
 pub mod service;
 pub mod storage;
 pub mod tools;
+/// The later API's comparators and validators (issue 11's foundation, not yet on the wire).
+pub mod types;
 
 pub use error::{Error, Result};
