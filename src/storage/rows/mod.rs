@@ -294,6 +294,8 @@ impl Store {
     /// write may have replaced some); returns how many were deleted. The caller holds the
     /// rows' locks.
     pub fn delete_unchanged(&self, entries: Vec<StoredEntry>) -> Result<usize> {
+        // Other processes sharing the engine hold no lock of ours: lease their rows first.
+        let _leases = self.lease_rows(entries.iter().map(|e| e.key.as_slice()))?;
         let mut batch = Batch::default();
         for entry in entries {
             if self.get(&entry.key)?.as_deref() == Some(entry.raw.as_slice()) {
