@@ -102,8 +102,14 @@ mod tests {
     fn bad_redis_cluster_settings_are_refused() {
         let engine = "<StorageEngine>redis-cluster</StorageEngine>";
         let cases = [
-            (String::new(), "is required when StorageEngine is redis-cluster"),
-            ("<RedisCluster></RedisCluster>".to_string(), "at least one is required"),
+            (
+                String::new(),
+                "is required when StorageEngine is redis-cluster",
+            ),
+            (
+                "<RedisCluster></RedisCluster>".to_string(),
+                "at least one is required",
+            ),
             (
                 "<RedisCluster><Seed>localhost</Seed></RedisCluster>".to_string(),
                 "must be host:port, not 'localhost'",
@@ -115,7 +121,9 @@ mod tests {
             ),
         ];
         for (element, message) in cases {
-            let err = parse(&format!("{engine}{element}")).unwrap_err().to_string();
+            let err = parse(&format!("{engine}{element}"))
+                .unwrap_err()
+                .to_string();
             assert!(err.contains(message), "{err}");
         }
     }
