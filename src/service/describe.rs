@@ -59,7 +59,7 @@ impl Session {
     }
 
     /// `describe_ring`: the one range `(T, T]` of this node, for a non-system keyspace; over
-    /// a shared store, one range per live front end (see [`shared_ring`]).
+    /// a shared store with several live front ends, one range each (see [`shared_ring`]).
     pub(crate) fn describe_ring(&self, keyspace: &str) -> Result<Vec<TokenRange>> {
         let configured = self.service.schema().keyspace(keyspace).is_some();
         if keyspace == SYSTEM_KEYSPACE || !configured {
@@ -67,7 +67,8 @@ impl Session {
                 "There is no ring for the keyspace: {keyspace}"
             )));
         }
-        if let Some(front_ends) = self.service.db.front_ends()?.filter(|f| !f.is_empty()) {
+        // One front end alone is the whole ring, as a single node is.
+        if let Some(front_ends) = self.service.db.front_ends()?.filter(|f| f.len() > 1) {
             return Ok(shared_ring(self.service.db.partitioner(), &front_ends));
         }
         let token = self.service.db.token().to_string();
