@@ -88,9 +88,9 @@ fn a_write_through_one_front_end_is_read_through_the_others() {
         for writer in 0..count {
             let key = format!("k{count}-{writer}");
             insert(&mut clients[writer], &key, b"c", b"first", 1).unwrap();
-            for reader in 0..count {
+            for (reader, c) in clients.iter_mut().enumerate().take(count) {
                 assert_eq!(
-                    read(&mut clients[reader], &key, b"c").as_deref(),
+                    read(c, &key, b"c").as_deref(),
                     Some(&b"first"[..]),
                     "written through {writer}, read through {reader} of {count}"
                 );
