@@ -106,12 +106,15 @@ mixed() {
     name=$1
     shift
     i=0
+    loads=""
     for port in "$@"; do
         i=$((i + 1))
         stress "$name-$i" "$port" -o mixed --read-fraction 0.5 -r -n "$KEYS" \
             --duration "$SECS" --seed "$i" &
+        loads="$loads $!"
     done
-    wait
+    # Only the loads: a bare `wait` would wait for the servers too.
+    for load in $loads; do wait "$load" || true; done
     ops=0
     p99=0
     j=0
@@ -151,7 +154,7 @@ insert redis-batch-insert "$(cat "$work/redis-batch.port")"
 stop_all
 
 get() { awk -v n="$1" '$1 == n { print $'"$2"' }' "$work/results"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }'; }
 base=$(get sled-mixed 2)
 {
     echo "# ilion over a Redis Cluster: front ends beside sled"
