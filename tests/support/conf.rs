@@ -13,7 +13,8 @@
 use std::path::{Path, PathBuf};
 
 /// The environment variable naming the storage engine every test configuration asks for:
-/// `sled` (also when unset) or `fjall`. CI runs the wire suites once with each.
+/// `sled` (also when unset), `fjall`, or `redis-cluster` (with [`REDIS_ENV`]). CI runs the wire
+/// suites once with each.
 pub const ENGINE_ENV: &str = "ILION_TEST_ENGINE";
 
 /// The storage engine the tests run on, from [`ENGINE_ENV`].
