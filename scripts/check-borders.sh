@@ -1,5 +1,5 @@
 #!/bin/sh
-# Keeps the module borders of ARCHITECTURE.md: sled only under src/storage/, the XML crate
+# Keeps the module borders of ARCHITECTURE.md: sled and the redis client only under src/storage/, the XML crate
 # only under src/config/, tokio's sockets and the HTTP stacks only under src/server/ and
 # src/client*.
 set -eu
@@ -14,6 +14,7 @@ check() { # pattern, allowed path prefix (regex), what
     fi
 }
 check '\bsled::' 'src/storage/' 'sled'
+check '\bredis::' 'src/storage/' 'the redis client'
 check '\bquick_xml::' 'src/config/' 'quick-xml'
 check 'tokio::net' 'src/server/|src/client' 'tokio::net'
 check '\bureq::|\baxum::' 'src/server/|src/client' 'HTTP sockets (axum, ureq)'

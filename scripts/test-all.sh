@@ -7,8 +7,8 @@
 # then: rustfmt, clippy, rustdoc with warnings denied, module borders, the check that
 # src/protocol/generated.rs is the Thrift compiler's output (the one step that needs the
 # compiler; `cargo test` does not), cargo tests (the wire suites a second time on the fjall
-# engine), the release build, the Python suite against the release binary, and the client
-# suites. A missing tool is an error, never a skipped test. .ci/run calls exactly this script.
+# engine), the release build, the Python suite against the release binary, the suites over a
+# local Redis Cluster (the redis-cluster engine), and the client suites. A missing tool is an error, never a skipped test. .ci/run calls exactly this script.
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -87,6 +87,25 @@ bin="${CARGO_TARGET_DIR:-$root/target}/release/ilion"
 # --- the server through generated Python bindings ---------------------------------------------
 step "pytest: the Thrift API through generated Python bindings"
 ILION_BIN="$bin" python3 -m pytest -q tests/python
+
+# --- the redis-cluster engine (docs/redis.md#tests) ------------------------------------------
+# A local 6-node Redis Cluster (scripts/redis-cluster.sh installs redis-server when missing),
+# then: the storage unit tests (engine suite, redis engine tests), the model-based cf test,
+# the e2e API suite, the Python suite, and the front-end and failover tests (one at a time:
+# the failover test kills a primary), all over that cluster; then it is stopped.
+step "redis-cluster engine: storage, cf model, e2e, Python, front ends and failover"
+redis_base=7400
+ILION_TEST_REDIS=$(scripts/redis-cluster.sh up "$redis_base" | tr '\n' ',')
+export ILION_TEST_REDIS
+trap 'scripts/redis-cluster.sh down "$redis_base" >/dev/null 2>&1 || true' EXIT
+cargo test --release --lib storage::
+cargo test --release --test cf_model cf_matches_model_on_redis
+ILION_TEST_ENGINE=redis-cluster cargo test --release --test e2e
+ILION_TEST_ENGINE=redis-cluster ILION_BIN="$bin" python3 -m pytest -q tests/python
+cargo test --release --test redis -- --test-threads=1
+scripts/redis-cluster.sh down "$redis_base"
+trap - EXIT
+unset ILION_TEST_REDIS
 
 for suite in clients/*/test.sh; do
     [ -f "$suite" ] || continue

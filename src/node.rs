@@ -11,8 +11,8 @@ use crate::protocol::{ConnectionFactory, Limits};
 use crate::server::admin::AdminServer;
 use crate::server::{RunningServer, ServerSettings};
 use crate::service::Service;
-use crate::storage::{open_engine, EngineKind, SyncPolicy};
-use std::net::SocketAddr;
+use crate::storage::{open_engine, open_redis_cluster, EngineKind, RedisOptions, SyncPolicy};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -35,6 +35,7 @@ pub fn open_db(config: &Config) -> Result<Arc<Db>> {
     let requested = match config.storage_engine {
         StorageEngine::Sled => EngineKind::Sled,
         StorageEngine::Fjall => EngineKind::Fjall,
+        StorageEngine::RedisCluster => return open_db_on(config, redis_engine(config)?),
     };
     let opened = open_engine(dir, requested, config.storage_cache_bytes)?;
     tracing::info!(
@@ -42,7 +43,27 @@ pub fn open_db(config: &Config) -> Result<Arc<Db>> {
         dir.display(),
         opened.kind.name()
     );
-    let engine = opened.engine;
+    open_db_on(config, opened.engine)
+}
+
+/// The `redis-cluster` engine of `config` (docs/redis.md).
+fn redis_engine(config: &Config) -> Result<Arc<dyn crate::storage::Engine>> {
+    let settings = config
+        .redis_cluster
+        .clone()
+        .ok_or_else(|| Error::config("RedisCluster", "is required"))?;
+    let options = RedisOptions {
+        seeds: settings.seeds,
+        namespace: settings.namespace,
+        wait_for_replica: matches!(config.commit_log_sync, CommitLogSync::Batch { .. }),
+    };
+    let engine = open_redis_cluster(options, config.partitioner)?;
+    tracing::info!("store opened on the redis-cluster engine");
+    Ok(engine)
+}
+
+/// The column families of `config` over `engine`.
+fn open_db_on(config: &Config, engine: Arc<dyn crate::storage::Engine>) -> Result<Arc<Db>> {
     let initial_token = config
         .initial_token
         .as_deref()
@@ -69,6 +90,21 @@ pub fn open_db(config: &Config) -> Result<Arc<Db>> {
         Arc::new(config.schema.clone()),
         options,
     )?))
+}
+
+/// How this server is listed among the front ends of a shared store (`describe_ring`): its
+/// client-facing IP, with the port unless it is the standard 9160 — several front ends on one
+/// machine must be told apart (docs/redis.md#ring).
+fn front_end_endpoint(config: &Config, bound: SocketAddr) -> String {
+    let ip = [config.thrift_address, config.listen_address]
+        .into_iter()
+        .find(|ip| !ip.is_unspecified())
+        .unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    if bound.port() == 9160 {
+        ip.to_string()
+    } else {
+        SocketAddr::new(ip, bound.port()).to_string()
+    }
 }
 
 /// The server settings a configuration asks for.
@@ -104,6 +140,7 @@ impl Node {
         let server = RunningServer::start(addr, factory, server_settings(&config))
             .await
             .map_err(|e| Error::config("ThriftPort", format!("cannot listen on {addr}: {e}")))?;
+        db.announce(&front_end_endpoint(&config, server.local_addr()))?;
         let admin_addr = SocketAddr::new(config.admin.address, config.admin.port);
         let admin = AdminServer::start(Arc::clone(&db), Arc::clone(&config))
             .await

@@ -140,6 +140,17 @@ impl Db {
         self.catalog.token()
     }
 
+    /// Records this server's Thrift `endpoint` among the front ends sharing the store (a
+    /// `redis-cluster` store; nothing otherwise).
+    pub fn announce(&self, endpoint: &str) -> Result<()> {
+        self.store.announce(endpoint)
+    }
+
+    /// The live front ends sharing the store, sorted; `None` when this node is alone.
+    pub fn front_ends(&self) -> Result<Option<Vec<String>>> {
+        self.store.front_ends()
+    }
+
     /// Makes everything written so far durable.
     pub fn sync(&self) -> Result<()> {
         self.store.sync()

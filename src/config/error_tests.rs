@@ -125,8 +125,8 @@ fn cases() -> Vec<(String, String, &'static str)> {
         (top("<ThriftReadTimeoutInSeconds>0</ThriftReadTimeoutInSeconds>"), s("ThriftReadTimeoutInSeconds"), "must be an integer of at least 1"),
         (top("<StorageCacheSizeInMB>0</StorageCacheSizeInMB>"), s("StorageCacheSizeInMB"), "must be an integer from 1 to 1048576"),
         (top("<StorageCacheSizeInMB>lots</StorageCacheSizeInMB>"), s("StorageCacheSizeInMB"), "must be an integer from 1 to 1048576"),
-        (top("<StorageEngine>rocksdb</StorageEngine>"), s("StorageEngine"), "must be sled or fjall, not 'rocksdb'"),
-        (top("<StorageEngine>Fjall</StorageEngine>"), s("StorageEngine"), "must be sled or fjall, not 'Fjall'"),
+        (top("<StorageEngine>rocksdb</StorageEngine>"), s("StorageEngine"), "must be sled, fjall or redis-cluster, not 'rocksdb'"),
+        (top("<StorageEngine>Fjall</StorageEngine>"), s("StorageEngine"), "must be sled, fjall or redis-cluster, not 'Fjall'"),
         // Keyspaces.
         (with("<Keyspace Name=\"K\">", "<Keyspace>"), s("Keyspaces/Keyspace[1]/@Name"), "is required"),
         (with("</Keyspaces>", "<Keyspace Name=\"\"/></Keyspaces>"), s("Keyspaces/Keyspace[2]/@Name"), "is required"),

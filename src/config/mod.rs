@@ -8,6 +8,7 @@
 mod admin;
 mod keyspaces;
 mod raw;
+mod redis_cluster;
 mod schema;
 mod tuning;
 mod validate;
@@ -92,6 +93,18 @@ pub enum StorageEngine {
     Sled,
     /// `fjall`.
     Fjall,
+    /// `redis-cluster`: the data lives in a Redis Cluster ([`Config::redis_cluster`]), not
+    /// in the data directory (docs/redis.md).
+    RedisCluster,
+}
+
+/// `<RedisCluster>` (ilion extension): the cluster the `redis-cluster` engine uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RedisClusterSettings {
+    /// `<Seed>host:port</Seed>`: nodes to learn the cluster's layout from.
+    pub seeds: Vec<String>,
+    /// `<Namespace>`, the `ClusterName` when absent: the prefix of every key.
+    pub namespace: String,
 }
 
 /// Wire limits (`docs/compatibility.md#e4`), configurable through ilion's own elements.
@@ -211,6 +224,8 @@ pub struct Config {
     pub storage_cache_bytes: u64,
     /// `<StorageEngine>` (ilion), `sled` when absent.
     pub storage_engine: StorageEngine,
+    /// `<RedisCluster>` (ilion): present exactly when the engine is `redis-cluster`.
+    pub redis_cluster: Option<RedisClusterSettings>,
     /// The ilion `<Thrift…>` wire limits.
     pub limits: ThriftLimits,
     /// ilion's admin endpoint: `<AdminAddress>`, `<AdminPort>`, `<AdminToken>`.

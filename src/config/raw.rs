@@ -115,6 +115,8 @@ pub(super) struct RawStorage {
     pub admin_token: Option<String>,
     #[serde(rename = "StorageEngine", deserialize_with = "text")]
     pub storage_engine: Option<String>,
+    #[serde(rename = "RedisCluster")]
+    pub redis_cluster: Option<List<RedisClusterChild>>,
 }
 
 /// The children of a list element, in document order.
@@ -146,6 +148,17 @@ pub(super) enum DataFileDirectoriesChild {
 pub(super) enum SeedsChild {
     #[serde(deserialize_with = "text")]
     Seed(Option<String>),
+    #[serde(other)]
+    Other,
+}
+
+/// A child of `<RedisCluster>`.
+#[derive(Debug, Deserialize)]
+pub(super) enum RedisClusterChild {
+    #[serde(deserialize_with = "text")]
+    Seed(Option<String>),
+    #[serde(deserialize_with = "text")]
+    Namespace(Option<String>),
     #[serde(other)]
     Other,
 }

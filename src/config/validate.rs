@@ -54,6 +54,14 @@ pub(super) fn build(
     if seeds.is_empty() {
         return Err(Error::config("Seeds/Seed", "at least one is required"));
     }
+    let storage_engine = storage_engine(raw.storage_engine.as_deref())?;
+    let redis_cluster = match storage_engine {
+        StorageEngine::RedisCluster => Some(super::redis_cluster::settings(
+            raw.redis_cluster.as_ref().map(|list| list.items.as_slice()),
+            raw.cluster_name.as_deref().unwrap_or("Test Cluster"),
+        )?),
+        _ => None,
+    };
     let u16_max = Some(u16::MAX);
     let thrift_port = integer("ThriftPort", raw.thrift_port.as_deref(), 9160, 0, u16_max)?;
     Ok(Config {
@@ -108,7 +116,8 @@ pub(super) fn build(
             Some(1 << 20),
         )? << 20,
         admin: super::admin::admin(&raw, thrift_port)?,
-        storage_engine: storage_engine(raw.storage_engine.as_deref())?,
+        storage_engine,
+        redis_cluster,
         limits: limits(&raw)?,
         tuning: tuning(&raw)?,
         config_dir: config_dir.to_path_buf(),
@@ -181,9 +190,10 @@ fn storage_engine(value: Option<&str>) -> Result<StorageEngine> {
     match value {
         None | Some("sled") => Ok(StorageEngine::Sled),
         Some("fjall") => Ok(StorageEngine::Fjall),
+        Some("redis-cluster") => Ok(StorageEngine::RedisCluster),
         Some(v) => Err(Error::config(
             "StorageEngine",
-            format!("must be sled or fjall, not '{v}'"),
+            format!("must be sled, fjall or redis-cluster, not '{v}'"),
         )),
     }
 }

@@ -1,11 +1,13 @@
 //! The methods about the cluster rather than its data (`docs/api.md#describe`, `#auth`): login,
 //! the `describe_*` family and the two deprecated property getters. None of them needs a login.
-//! This node is the whole ring: one token, one endpoint, one range `(T, T]`.
+//! This node is the whole ring: one token, one endpoint, one range `(T, T]` — unless it is one
+//! of several front ends over a shared store (`redis-cluster`), which split the ring evenly.
 
 use super::errors::{self, DESCRIBE_SPLITS};
 use super::Session;
 use crate::config::{CfDef, SYSTEM_KEYSPACE};
 use crate::error::{Error, Result};
+use crate::partitioner::{Partitioner, RandomToken};
 use crate::protocol::{AuthenticationRequest, TokenRange, VERSION};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -56,13 +58,18 @@ impl Session {
             .collect())
     }
 
-    /// `describe_ring`: the one range `(T, T]` of this node, for a non-system keyspace.
+    /// `describe_ring`: the one range `(T, T]` of this node, for a non-system keyspace; over
+    /// a shared store with several live front ends, one range each (see [`shared_ring`]).
     pub(crate) fn describe_ring(&self, keyspace: &str) -> Result<Vec<TokenRange>> {
         let configured = self.service.schema().keyspace(keyspace).is_some();
         if keyspace == SYSTEM_KEYSPACE || !configured {
             return Err(Error::invalid(format!(
                 "There is no ring for the keyspace: {keyspace}"
             )));
+        }
+        // One front end alone is the whole ring, as a single node is.
+        if let Some(front_ends) = self.service.db.front_ends()?.filter(|f| f.len() > 1) {
+            return Ok(shared_ring(self.service.db.partitioner(), &front_ends));
         }
         let token = self.service.db.token().to_string();
         let endpoints = vec![self.service.endpoint().to_string()];
@@ -167,4 +174,33 @@ fn fnv1a(bytes: &[u8]) -> u32 {
     bytes.iter().fold(0x811c_9dc5, |hash, &b| {
         (hash ^ u32::from(b)).wrapping_mul(0x0100_0193)
     })
+}
+
+/// The ring of the front ends sharing one store (docs/redis.md#ring): any of them serves any
+/// key, so their tokens just split the ring evenly, to spread the load of ring-aware
+/// clients. Front end `i` of `n` (in endpoint order) owns `(t(i-1), t(i)]`: under
+/// RandomPartitioner `t(i) = i · 2^127 / n`; under the order-preserving partitioners the first
+/// character (OPP, one of 128 ASCII values) or byte (COPP, hex) is split the same way.
+fn shared_ring(partitioner: Partitioner, front_ends: &[String]) -> Vec<TokenRange> {
+    let n = front_ends.len() as u128;
+    let token = |i: u128| -> String {
+        match partitioner {
+            Partitioner::Random => RandomToken::from_value(i * ((1u128 << 127) / n)).to_string(),
+            Partitioner::OrderPreserving => match i {
+                0 => String::new(),
+                _ => char::from((i * 128 / n) as u8).to_string(),
+            },
+            Partitioner::CollatingOrderPreserving => match i {
+                0 => String::new(),
+                _ => format!("{:02x}", i * 256 / n),
+            },
+        }
+    };
+    (0..n)
+        .zip(front_ends)
+        .map(|(i, endpoint)| {
+            let start = token((i + n - 1) % n);
+            TokenRange::new(start, token(i), vec![endpoint.clone()])
+        })
+        .collect()
 }

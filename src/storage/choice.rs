@@ -87,6 +87,15 @@ pub fn open_engine(dir: &Path, requested: EngineKind, cache_bytes: u64) -> Resul
     Ok(OpenedEngine { engine, kind })
 }
 
+/// Opens the `redis-cluster` engine: the store lives in the cluster, not in a data
+/// directory, so there is no marker file to consult (docs/redis.md).
+pub fn open_redis_cluster(
+    options: super::RedisOptions,
+    partitioner: crate::partitioner::Partitioner,
+) -> Result<Arc<dyn Engine>> {
+    Ok(Arc::new(super::RedisEngine::open(options, partitioner)?))
+}
+
 /// The engine that wrote the store in `dir`, or None for a new store.
 fn recorded_kind(dir: &Path) -> Result<Option<EngineKind>> {
     let marker = dir.join(ENGINE_FILE);

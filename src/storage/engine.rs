@@ -42,6 +42,11 @@ impl Batch {
         self.ops.is_empty()
     }
 
+    /// The keys written, in order (with repeats).
+    pub fn keys(&self) -> impl Iterator<Item = &[u8]> {
+        self.ops.iter().map(|(key, _)| key.as_slice())
+    }
+
     /// The writes, in order; a later write to the same key wins.
     pub fn into_ops(self) -> Vec<(Vec<u8>, Option<Vec<u8>>)> {
         self.ops
@@ -72,6 +77,42 @@ pub trait Engine: Send + Sync {
     /// is written with the same engine.
     fn kind(&self) -> Option<EngineKind> {
         None
+    }
+
+    /// For an engine that several processes share (`redis-cluster`): keeps every other
+    /// writer of the row `key` belongs to out until the lease is dropped, and lets this
+    /// thread's writes to that row through only while the lease holds. `None` when there is
+    /// nothing to take: an engine of one process (where `cf`'s row locks suffice), a key that
+    /// is no row's, or a lease this thread already holds.
+    fn lock_row(&self, _key: &[u8]) -> Result<Option<RowLease>> {
+        Ok(None)
+    }
+
+    /// For an engine that several front ends share: records `endpoint` (this server's
+    /// Thrift endpoint) among the live front ends, and keeps it there while the engine is
+    /// open. Nothing for an engine of one process.
+    fn announce(&self, _endpoint: &str) -> Result<()> {
+        Ok(())
+    }
+
+    /// The endpoints of the live front ends sharing this engine, sorted; `None` for an
+    /// engine of one process (the node is the whole ring).
+    fn front_ends(&self) -> Result<Option<Vec<String>>> {
+        Ok(None)
+    }
+}
+
+/// A row's lease in a shared engine (see [`Engine::lock_row`]); dropping it gives it up.
+pub struct RowLease {
+    _guard: Box<dyn Send>,
+}
+
+impl RowLease {
+    /// A lease given up when `guard` is dropped.
+    pub fn new(guard: impl Send + 'static) -> RowLease {
+        RowLease {
+            _guard: Box::new(guard),
+        }
     }
 }
 

@@ -26,6 +26,7 @@ mod fjall_engine;
 mod keys;
 mod memory;
 mod packed;
+mod redis_cluster;
 mod rows;
 mod sled_engine;
 pub mod snapshot;
@@ -34,13 +35,14 @@ mod values;
 mod watermark;
 
 pub use catalog::{Catalog, CfDescriptor};
-pub use choice::{open_engine, EngineKind, OpenedEngine, ENGINE_FILE};
+pub use choice::{open_engine, open_redis_cluster, EngineKind, OpenedEngine, ENGINE_FILE};
 pub use durability::{Ack, SyncPolicy};
-pub use engine::{Batch, Engine, KvPair, Scan};
+pub use engine::{Batch, Engine, KvPair, RowLease, Scan};
 pub use fjall_engine::FjallEngine;
 pub use keys::{CfLayout, Entry};
 pub use memory::MemoryEngine;
 pub use packed::{Packing, MAX_CHUNK_BYTES};
+pub use redis_cluster::{RedisEngine, RedisOptions};
 pub use rows::{
     stored_value_len, EncodedRow, Marker, MarkerAt, NameRange, RowSpan, RowWrites, StoredEntry,
     StoredSize, StoredValue, SuperEntry,

@@ -4,9 +4,10 @@
 //! the logical get/scan/write here.
 
 use super::durability::{Ack, Durability, SyncPolicy};
-use super::engine::{Batch, Engine, KvPair, Scan};
+use super::engine::{Batch, Engine, KvPair, RowLease, Scan};
 use super::packed::{FirstChunks, Packed, Packing};
 use crate::error::Result;
+use std::cell::RefCell;
 use std::ops::Bound;
 use std::sync::Arc;
 
@@ -65,7 +66,23 @@ impl Store {
     /// the policy allows the write to be acknowledged. Writes to one row must not run
     /// concurrently (`cf` serialises them with its row locks).
     pub(super) fn write_batch(&self, batch: Batch) -> Result<Ack> {
+        let _leases = self.lease_rows(batch.keys())?;
         self.durability.commit(self.rows.plan(batch, None)?)
+    }
+
+    /// Takes the leases of the rows of `keys`, in key order, from an engine that several
+    /// processes share (see [`Engine::lock_row`]); nothing for an engine of one process.
+    pub(super) fn lease_rows<'k>(
+        &self,
+        keys: impl Iterator<Item = &'k [u8]>,
+    ) -> Result<Vec<RowLease>> {
+        let mut keys: Vec<&[u8]> = keys.collect();
+        keys.sort_unstable();
+        let mut leases = Vec::new();
+        for key in keys {
+            leases.extend(self.engine.lock_row(key)?);
+        }
+        Ok(leases)
     }
 
     /// A session for one row mutation, under the row's lock: lookups and the final write
@@ -74,7 +91,20 @@ impl Store {
         RowSession {
             store: self,
             seen: FirstChunks::default(),
+            lease: RefCell::new(None),
         }
+    }
+
+    /// Records this server among the front ends sharing the engine (see
+    /// [`Engine::announce`]).
+    pub fn announce(&self, endpoint: &str) -> Result<()> {
+        self.engine.announce(endpoint)
+    }
+
+    /// The live front ends sharing the engine, or `None` when this node is alone (see
+    /// [`Engine::front_ends`]).
+    pub fn front_ends(&self) -> Result<Option<Vec<String>>> {
+        self.engine.front_ends()
     }
 
     /// Makes everything written so far durable now.
@@ -92,11 +122,24 @@ impl Store {
 pub struct RowSession<'a> {
     store: &'a Store,
     seen: FirstChunks,
+    /// The row's lease in an engine several processes share, taken at the first read
+    /// (`Some(None)` once taken from an engine that has none).
+    lease: RefCell<Option<Option<RowLease>>>,
 }
 
 impl RowSession<'_> {
+    /// Takes the lease of the row `key` belongs to before its first read.
+    fn lease_for(&self, key: &[u8]) -> Result<()> {
+        if self.lease.borrow().is_none() {
+            let lease = self.store.engine.lock_row(key)?;
+            *self.lease.borrow_mut() = Some(lease);
+        }
+        Ok(())
+    }
+
     /// The value at a logical `key`.
     pub(super) fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        self.lease_for(key)?;
         self.store.rows.get(key, Some(&self.seen))
     }
 
@@ -112,11 +155,19 @@ impl RowSession<'_> {
         upper: Bound<Vec<u8>>,
         reverse: bool,
     ) -> Scan<'_> {
+        if let Bound::Included(key) | Bound::Excluded(key) = &lower {
+            if let Err(e) = self.lease_for(key) {
+                return Box::new(std::iter::once(Err(e)));
+            }
+        }
         self.store.scan(lower, upper, reverse)
     }
 
     /// Applies the mutation's logical writes atomically (see [`Store::write_batch`]).
     pub(super) fn write_batch(self, batch: Batch) -> Result<Ack> {
+        if let Some(key) = batch.keys().next() {
+            self.lease_for(key)?;
+        }
         let batch = self.store.rows.plan(batch, Some(&self.seen))?;
         self.store.durability.commit(batch)
     }

@@ -1,8 +1,8 @@
 //! Model-based randomised test of `cf`: random sequences of row mutations (inserts, column,
 //! super-column and row deletes mixed in one batch) and reads (slices, counts, gets, range
 //! slices) on Standard and Super CFs, compared against the naive model in `model.rs`, on the
-//! sled and fjall engines and the in-memory twin, under each partitioner. Shrunk failures are pinned in
-//! `regressions.rs`.
+//! sled and fjall engines, the in-memory twin and (with `ILION_TEST_REDIS`) a Redis Cluster,
+//! under each partitioner. Shrunk failures are pinned in `regressions.rs`.
 
 // Test code: a failed unwrap is a failed test, and the helpers outside #[test] fns count too.
 #![allow(clippy::unwrap_used)]
@@ -15,7 +15,9 @@ use ilion::comparator::Comparator;
 use ilion::config::{CfDef, ColumnType, KeyspaceDef, Schema};
 use ilion::model::*;
 use ilion::partitioner::Partitioner;
-use ilion::storage::{Engine, FjallEngine, MemoryEngine, SledEngine, SyncPolicy};
+use ilion::storage::{
+    Engine, FjallEngine, MemoryEngine, RedisEngine, RedisOptions, SledEngine, SyncPolicy,
+};
 use model::Model;
 use proptest::prelude::*;
 use std::sync::Arc;
@@ -208,9 +210,41 @@ pub fn open(
                 Some(dir),
             )
         }
+        "redis" => (redis_engine(partitioner), None),
         _ => (Arc::new(MemoryEngine::new()), None),
     };
     (Db::open(engine, schema(), options).unwrap(), dir)
+}
+
+/// The test Redis Cluster's nodes (`ILION_TEST_REDIS`, as `scripts/redis-cluster.sh up`
+/// prints them), when one is running.
+fn redis_seeds() -> Option<Vec<String>> {
+    let text = std::env::var("ILION_TEST_REDIS").ok()?;
+    Some(
+        text.split([',', ' ', '\n'])
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect(),
+    )
+}
+
+/// A `redis-cluster` engine on the test cluster, in a namespace of its own.
+fn redis_engine(partitioner: Partitioner) -> Arc<dyn Engine> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let options = RedisOptions {
+        seeds: redis_seeds().expect("ILION_TEST_REDIS names the test cluster"),
+        namespace: format!(
+            "model-{}-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ),
+        wait_for_replica: false,
+    };
+    Arc::new(RedisEngine::open(options, partitioner).unwrap())
 }
 
 /// Row chunk sizes to run with: the default, and one so small that rows split constantly.
@@ -379,5 +413,17 @@ proptest! {
         ops in prop::collection::vec(op(), 1..40),
     ) {
         check("fjall", p, chunk, &ops)?;
+    }
+
+    /// Over a Redis Cluster, when `ILION_TEST_REDIS` names one (skipped otherwise).
+    #[test]
+    fn cf_matches_model_on_redis(
+        p in prop::sample::select(Partitioner::ALL.to_vec()),
+        chunk in prop::sample::select(CHUNK_SIZES.to_vec()),
+        ops in prop::collection::vec(op(), 1..40),
+    ) {
+        if redis_seeds().is_some() {
+            check("redis", p, chunk, &ops)?;
+        }
     }
 }

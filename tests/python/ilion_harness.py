@@ -6,6 +6,7 @@ its passwd.properties and access.properties), varied by conf_text: ThriftPort 0,
 picks a free port, which is read back from the server's "listening on HOST:PORT" log line.
 """
 
+import hashlib
 import importlib
 import os
 import re
@@ -61,6 +62,21 @@ def conf_text(partitioner="OrderPreservingPartitioner", sync="periodic", authent
     return text
 
 
+def on_redis_cluster(text, directory):
+    """With ILION_TEST_ENGINE=redis-cluster, `text` set to keep its data in the Redis Cluster
+    that ILION_TEST_REDIS lists (as scripts/redis-cluster.sh up prints it), in a namespace
+    named after `directory`: a new server starts empty, a restarted one finds its data."""
+    if os.environ.get("ILION_TEST_ENGINE") != "redis-cluster":
+        return text
+    seeds = [s for s in os.environ["ILION_TEST_REDIS"].replace(",", " ").split() if s]
+    namespace = "py-" + hashlib.sha1(os.path.realpath(directory).encode()).hexdigest()[:16]
+    element = "<RedisCluster>" + "".join(f"<Seed>{s}</Seed>" for s in seeds)
+    element += f"<Namespace>{namespace}</Namespace></RedisCluster>"
+    text = set_element(text, "StorageEngine", "redis-cluster")
+    at = text.rindex("</Storage>")
+    return text[:at] + f"  {element}\n" + text[at:]
+
+
 def binary():
     path = os.environ.get("ILION_BIN", os.path.join(ROOT, "target", "release", "ilion"))
     if not os.path.exists(path):
@@ -82,7 +98,8 @@ class Server:
         self.directory = directory
         self.config_path = os.path.join(directory, "storage-conf.xml")
         with open(self.config_path, "w") as f:
-            f.write(conf_text(partitioner, sync, authenticator, keyspaces))
+            f.write(on_redis_cluster(conf_text(partitioner, sync, authenticator, keyspaces),
+                                     directory))
         for name in ("passwd.properties", "access.properties"):
             shutil.copy(os.path.join(CONF_DIR, name), os.path.join(directory, name))
         for name, text in (extra_files or {}).items():

@@ -13,16 +13,46 @@
 use std::path::{Path, PathBuf};
 
 /// The environment variable naming the storage engine every test configuration asks for:
-/// `sled` (also when unset) or `fjall`. CI runs the wire suites once with each.
+/// `sled` (also when unset), `fjall`, or `redis-cluster` (with [`REDIS_ENV`]). CI runs the wire
+/// suites once with each.
 pub const ENGINE_ENV: &str = "ILION_TEST_ENGINE";
 
 /// The storage engine the tests run on, from [`ENGINE_ENV`].
 pub fn test_engine() -> String {
     match std::env::var(ENGINE_ENV) {
         Err(std::env::VarError::NotPresent) => "sled".to_string(),
-        Ok(name) if name == "sled" || name == "fjall" => name,
-        other => panic!("{ENGINE_ENV} must be sled or fjall, not {other:?}"),
+        Ok(name) if name == "sled" || name == "fjall" || name == REDIS_CLUSTER => name,
+        other => panic!("{ENGINE_ENV} must be sled, fjall or {REDIS_CLUSTER}, not {other:?}"),
     }
+}
+
+/// The engine name that runs the tests over a Redis Cluster, whose nodes [`REDIS_ENV`]
+/// lists (`host:port,host:port…`, as `scripts/redis-cluster.sh up` prints them).
+pub const REDIS_CLUSTER: &str = "redis-cluster";
+
+/// The environment variable with the test cluster's nodes.
+pub const REDIS_ENV: &str = "ILION_TEST_REDIS";
+
+/// A `<RedisCluster>` element for the test cluster with a namespace no other configuration
+/// uses, so every test starts on an empty store.
+fn redis_cluster_element() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let seeds = std::env::var(REDIS_ENV)
+        .unwrap_or_else(|_| panic!("{ENGINE_ENV}={REDIS_CLUSTER} needs {REDIS_ENV}"));
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let mut element = String::from("<RedisCluster>");
+    for seed in seeds.split([',', ' ', '\n']).filter(|s| !s.is_empty()) {
+        element.push_str(&format!("<Seed>{seed}</Seed>"));
+    }
+    element.push_str(&format!(
+        "<Namespace>t{}-{nanos:x}-{}</Namespace></RedisCluster>",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    element
 }
 
 /// tests/conf, where the configuration and its properties files live.
@@ -50,11 +80,15 @@ impl TestConf {
         let path = conf_dir().join("storage-conf.xml");
         let text = std::fs::read_to_string(&path)
             .unwrap_or_else(|e| panic!("{} cannot be read: {e}", path.display()));
-        TestConf {
+        let mut conf = TestConf {
             text,
             passwd: "passwd.properties",
         }
-        .set("StorageEngine", &test_engine())
+        .set("StorageEngine", &test_engine());
+        if test_engine() == REDIS_CLUSTER {
+            conf.insert(&redis_cluster_element());
+        }
+        conf
     }
 
     /// Sets the top-level element `<name>` to `value`: replaced where the file has it,

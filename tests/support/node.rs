@@ -40,6 +40,11 @@ impl InProcessNode {
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }
+
+    /// The node's column families.
+    pub fn db(&self) -> &std::sync::Arc<ilion::cf::Db> {
+        self.node.as_ref().expect("the node runs").db()
+    }
 }
 
 impl Drop for InProcessNode {

@@ -9,11 +9,17 @@ fn engines() -> Vec<(&'static str, Arc<dyn Engine>, Option<tempfile::TempDir>)> 
     let dir = tempfile::tempdir().unwrap();
     let sled = SledEngine::open(&dir.path().join("sled"), 8 << 20).unwrap();
     let fjall = FjallEngine::open(&dir.path().join("fjall"), 8 << 20).unwrap();
-    vec![
+    let mut engines: Vec<(&'static str, Arc<dyn Engine>, Option<tempfile::TempDir>)> = vec![
         ("memory", Arc::new(MemoryEngine::new()), None),
         ("sled", Arc::new(sled), None),
         ("fjall", Arc::new(fjall), Some(dir)),
-    ]
+    ];
+    // With ILION_TEST_REDIS set, the redis-cluster engine too.
+    let partitioner = crate::partitioner::Partitioner::Random;
+    if let Some(redis) = crate::storage::redis_cluster::tests::engine(partitioner) {
+        engines.push(("redis", Arc::new(redis), None));
+    }
+    engines
 }
 
 /// The two engines on disk, by name, with their `open`.

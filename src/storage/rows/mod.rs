@@ -294,6 +294,8 @@ impl Store {
     /// write may have replaced some); returns how many were deleted and their
     /// [`StoredEntry::stored_bytes`]. The caller holds the rows' locks.
     pub fn delete_unchanged(&self, entries: Vec<StoredEntry>) -> Result<(usize, usize)> {
+        // Other processes sharing the engine hold no lock of ours: lease their rows first.
+        let _leases = self.lease_rows(entries.iter().map(|e| e.key.as_slice()))?;
         let mut batch = Batch::default();
         let mut bytes = 0;
         for entry in entries {
