@@ -21,5 +21,7 @@ case "$(uname -m)" in
     *) echo "powercut: the shim supports x86_64 Linux only" >&2; exit 1 ;;
 esac
 
-POWERCUT_IMAGES="$images" POWERCUT_ENGINES="${POWERCUT_ENGINES:-sled,fjall}" \
+# Failing images are kept as reproducers under target/powercut-failures (POWERCUT_KEEP).
+POWERCUT_KEEP="${POWERCUT_KEEP:-$(pwd)/target/powercut-failures}" \
+    POWERCUT_IMAGES="$images" POWERCUT_ENGINES="${POWERCUT_ENGINES:-sled,fjall}" \
     cargo test --release --test powercut -- --ignored long_campaign --nocapture

@@ -215,7 +215,7 @@ impl Tally {
         for (msg, n) in &self.refused {
             s.push_str(&format!("\n  refused {n}x: {msg}"));
         }
-        for f in self.failures.iter().take(10) {
+        for f in &self.failures {
             s.push_str(&format!("\n  FAILED {f}"));
         }
         s
@@ -307,17 +307,35 @@ pub fn check_image(
     outcome
 }
 
-/// `images` images of `engine` in `mode`, from recordings of `run_for` each, `per` images a
-/// recording; `long_values` adds values large enough for sled's blob files.
-pub fn campaign(
-    engine: &str,
-    mode: &str,
-    images: usize,
-    per: usize,
-    run_for: Duration,
-    seed: u64,
-    long_values: bool,
-) -> Tally {
+/// What a campaign runs.
+pub struct Plan<'a> {
+    pub engine: &'a str,
+    pub mode: &'a str,
+    pub images: usize,
+    /// Images built from one recording.
+    pub per: usize,
+    /// How long each recording's load runs.
+    pub run_for: Duration,
+    pub seed: u64,
+    /// Values large enough for sled's blob files, one request in 25.
+    pub long_values: bool,
+    /// Half the images in `Mode::Sectors` (sectors reach the disk in any order); without it
+    /// every image is `Mode::Prefix` (writes reach the disk in order, the last one torn).
+    pub reorder: bool,
+}
+
+/// Records and checks `plan.images` images.
+pub fn campaign(plan: &Plan) -> Tally {
+    let Plan {
+        engine,
+        mode,
+        images,
+        per,
+        run_for,
+        seed,
+        long_values,
+        reorder,
+    } = *plan;
     let mut tally = Tally::default();
     let mut rng = Rng::new(seed);
     let mut done = 0;
@@ -339,7 +357,7 @@ pub fn campaign(
             .count();
         for _ in 0..per.min(images - done) {
             let cut = pick_cut(&rec.timeline, &mut rng);
-            let mode_choice = if rng.range(0, 2) == 0 {
+            let mode_choice = if !reorder || rng.range(0, 2) == 0 {
                 let lo = cut.saturating_sub(rng.range(0, 400));
                 Mode::Prefix(rng.range(lo, cut + 1))
             } else {
