@@ -27,6 +27,8 @@ pub enum Outcome {
     /// The server refused to start on it, with this message.
     Refused(String),
     Panic(String),
+    /// The server stopped at start without saying why (or said nothing and exited 0).
+    Unclear(String),
     /// Served, but a read failed.
     ReadError(String),
 }
@@ -210,16 +212,14 @@ pub fn serve_and_read(root: &Path) -> Result<(BTreeMap<Unit, u64>, Vec<String>),
             let message = log
                 .lines()
                 .rev()
-                .find(|l| l.contains("ERROR"))
+                .find(|l| l.contains("ERROR") || l.starts_with("ilion: "))
                 .unwrap_or("")
                 .trim();
-            return Err(Outcome::Refused(
-                if message.is_empty() || status.success() {
-                    format!("exit {status} without a message: {log}")
-                } else {
-                    message.to_string()
-                },
-            ));
+            return Err(if message.is_empty() || status.success() {
+                Outcome::Unclear(format!("{status} without an error message: {log}"))
+            } else {
+                Outcome::Refused(message.to_string())
+            });
         }
         if started.elapsed() > Duration::from_secs(60) {
             let _ = child.kill();

@@ -139,6 +139,8 @@ pub struct Tally {
     pub fabricated: usize,
     pub torn: usize,
     pub panics: usize,
+    /// Stopped at start without an error message.
+    pub unclear: usize,
     pub read_errors: usize,
     /// Acknowledged requests checked present, summed over the served images.
     pub required: usize,
@@ -150,7 +152,7 @@ pub struct Tally {
 impl Tally {
     /// Images whose outcome breaks the promise.
     pub fn bad(&self) -> usize {
-        self.lost + self.fabricated + self.torn + self.panics + self.read_errors
+        self.lost + self.fabricated + self.torn + self.panics + self.unclear + self.read_errors
     }
 
     pub fn add(&mut self, outcome: Outcome, what: &str) {
@@ -188,6 +190,11 @@ impl Tally {
                 self.panics += 1;
                 self.failures.push(format!("{what}: panic: {log}"));
             }
+            Outcome::Unclear(log) => {
+                self.unclear += 1;
+                self.failures
+                    .push(format!("{what}: stopped without a message: {log}"));
+            }
             Outcome::ReadError(e) => {
                 self.read_errors += 1;
                 self.failures.push(format!("{what}: read error: {e}"));
@@ -199,14 +206,16 @@ impl Tally {
         let refused: usize = self.refused.values().sum();
         let mut s = format!(
             "powercut {engine} {mode}: {} images, {} served and correct, {refused} refused, \
-             {} lost, {} fabricated, {} torn, {} panics, {} read errors; {} acknowledged \
-             requests checked present in all ({} acks, {} commit-log syncs recorded)",
+             {} lost, {} fabricated, {} torn, {} panics, {} stopped without a message, {} read \
+             errors; {} acknowledged requests checked present in all ({} acks, {} commit-log \
+             syncs recorded)",
             self.images,
             self.passed,
             self.lost,
             self.fabricated,
             self.torn,
             self.panics,
+            self.unclear,
             self.read_errors,
             self.required,
             self.acks,
