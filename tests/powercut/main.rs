@@ -220,3 +220,29 @@ fn the_checker_reports_a_value_never_written() {
         other => panic!("the planted value was not reported: {other:?}"),
     }
 }
+
+/// fjall replaces its `current` version pointers with raw rename system calls (rustix, not
+/// libc); the shim traps system calls, so they must be in the log, with their directory syncs.
+#[test]
+fn the_shim_sees_fjalls_raw_renames() {
+    let work = tempfile::tempdir().unwrap();
+    let rec = record(
+        "fjall",
+        "batch",
+        Duration::from_millis(500),
+        17,
+        false,
+        work.path(),
+    );
+    let renames = rec
+        .timeline
+        .recs()
+        .iter()
+        .filter(|r| matches!(r, log::Rec::Rename { to: Some(p), .. } if p.ends_with("/current")))
+        .count();
+    assert!(
+        renames > 0,
+        "no rename of fjall's version pointer was recorded"
+    );
+    assert!(rec.timeline.syncs.iter().any(|s| s.commit_log && s.real()));
+}
