@@ -78,6 +78,18 @@ cargo test --release
 step "wire suites on the fjall engine"
 ILION_TEST_ENGINE=fjall cargo test --release --test e2e
 ILION_TEST_ENGINE=fjall cargo test --release --test server -- durability_wire hostile_input
+
+# --- power-cut simulation (docs/powercut.md) --------------------------------------------------
+# tests/powercut builds its C shim with cc (which Rust links with anyway). Its short sled
+# campaign and the planted-fault tests ran in `cargo test --release` above; the short campaign
+# runs here once more on fjall (about 30 s). scripts/powercut.sh is the long run.
+if ! command -v cc >/dev/null 2>&1; then
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq gcc >/dev/null
+fi
+step "power-cut short campaign on the fjall engine"
+ILION_TEST_ENGINE=fjall cargo test --release --test powercut -- short_campaign
+
 step "release build"
 cargo build --release
 

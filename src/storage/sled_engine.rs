@@ -43,6 +43,10 @@ impl SledEngine {
             .read(true)
             .write(true)
             .open(dir.join("db"))?;
+        // sled writes `conf` without syncing it; ilion's later syncs cover only the log,
+        // so a power cut could leave a store sled cannot parse (found by the power-cut
+        // harness, docs/powercut.md). Sync it on every open: cheap, and covers old stores.
+        File::open(dir.join("conf"))?.sync_all()?;
         if fresh {
             // Make the new files' directory entries durable too.
             File::open(dir)?.sync_all()?;
