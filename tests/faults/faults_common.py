@@ -51,7 +51,8 @@ class Node:
         if data_dir is not None:
             text = ilion_harness.set_element(
                 text, "DataFileDirectories", f"<DataFileDirectory>{data_dir}</DataFileDirectory>")
-            text = ilion_harness.set_element(text, "CommitLogDirectory", data_dir + "/commitlog")
+            text = ilion_harness.set_element(
+                text, "CommitLogDirectory", os.path.join(os.path.dirname(data_dir), "commitlog"))
         for name, value in (elements or {}).items():
             text = ilion_harness.set_element(text, name, value)
         self.config_path = os.path.join(directory, "storage-conf.xml")
