@@ -69,7 +69,7 @@ class Node:
         """Starts the server and waits for "listening on"; raises with the log if it exits."""
         self.log = []
         self.proc = subprocess.Popen(
-            [ilion_harness.binary(), "serve", "--config", self.config_path],
+            [os.path.abspath(ilion_harness.binary()), "serve", "--config", self.config_path],
             cwd=self.directory, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         deadline = time.time() + timeout
         while True:
