@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -124,6 +125,7 @@ def main():
     finally:
         if node.proc.poll() is None:
             node.kill()
+        shutil.rmtree(work, ignore_errors=True)
 
     ratio = abused["latency"]["p99_ms"] / max(clean["latency"]["p99_ms"], 1e-6)
     # What must hold in every run, smoke included.

@@ -8,8 +8,10 @@ under the node's directory, or wherever `data_dir` points (the I/O-error tests p
 small filesystem of their own).
 """
 
+import atexit
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -22,6 +24,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "python"))
 import ilion_harness  # noqa: E402
 
 _gen_dir = tempfile.mkdtemp(prefix="ilion-faults-py-")
+atexit.register(shutil.rmtree, _gen_dir, True)
 Cassandra, ttypes, constants = ilion_harness.generate_python_bindings(_gen_dir)
 
 from thrift.protocol import TBinaryProtocol  # noqa: E402
