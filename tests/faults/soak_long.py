@@ -111,7 +111,8 @@ class Worker:
         sup_muts.append(ttypes.Mutation(column_or_supercolumn=ttypes.ColumnOrSuperColumn(
             super_column=ttypes.SuperColumn(name=sc, columns=[col(n, v, ts) for n, v in cols]))))
         self.sup.setdefault(key, {}).setdefault(sc, {}).update(cols)
-        gone = [n for n in self.rng.sample(NAMES, 2) if n not in {m.column_or_supercolumn.column.name for m in std_muts}]
+        written = {m.column_or_supercolumn.column.name for m in std_muts}
+        gone = [n for n in self.rng.sample(NAMES, 2) if n not in written]
         if gone:
             std_muts.append(ttypes.Mutation(deletion=ttypes.Deletion(
                 timestamp=ts, predicate=names(*gone))))
@@ -263,7 +264,7 @@ def main():
         status = node.stop()
         purges = [int(m.group(1)) for m in
                   (re.search(r"purged (\d+) expired tombstones", line) for line in node.log) if m]
-        if not purges:
+        if not purges and args.minutes >= 1:  # a shorter run may end before the first pass
             problems.append("the tombstone purge never ran")
         if status != 0:
             problems.append(f"SIGTERM exited with {status}")
