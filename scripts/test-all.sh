@@ -8,7 +8,9 @@
 # src/protocol/generated.rs is the Thrift compiler's output (the one step that needs the
 # compiler; `cargo test` does not), cargo tests (the wire suites a second time on the fjall
 # engine), the release build, the Python suite against the release binary, the suites over a
-# local Redis Cluster (the redis-cluster engine), and the client suites. A missing tool is an error, never a skipped test. .ci/run calls exactly this script.
+# local Redis Cluster (the redis-cluster engine), the fault checks (docs/faults.md: kill -9
+# cycles, I/O errors, an abuse smoke; these need root), and the client suites. A missing tool
+# is an error, never a skipped test. .ci/run calls exactly this script.
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -118,6 +120,22 @@ cargo test --release --test redis -- --test-threads=1
 scripts/redis-cluster.sh down "$redis_base"
 trap - EXIT
 unset ILION_TEST_REDIS
+
+# --- faults (docs/faults.md) ------------------------------------------------------------------
+# A few kill -9 cycles per engine, the I/O-error tests (a full tmpfs and an aborted loop-mounted
+# ext4 as the data directory: they need root, as CI is, and e2fsprogs), and a short network
+# abuse run without timing judgements (its results page goes to a temporary file).
+step "faults: kill -9 cycles, I/O errors, network abuse smoke"
+if ! command -v mkfs.ext4 >/dev/null 2>&1; then
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq e2fsprogs >/dev/null
+fi
+ILION_BIN="$bin" ./scripts/soak-kill.sh 5 sled
+ILION_BIN="$bin" ./scripts/soak-kill.sh 5 fjall
+as_root env ILION_BIN="$bin" python3 -m pytest -q tests/faults
+abuse_out=$(mktemp)
+OUT="$abuse_out" ILION_BIN="$bin" ./bench/abuse.sh --smoke
+rm -f "$abuse_out"
 
 for suite in clients/*/test.sh; do
     [ -f "$suite" ] || continue

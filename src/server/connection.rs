@@ -9,7 +9,7 @@ use crate::protocol::{detect, Connection, Detection, Split, Splitter};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
-use tokio::time::Instant;
+use tokio::time::{Duration, Instant};
 
 /// Bytes asked of the socket per read; the buffer grows only by what actually arrives.
 const READ_CHUNK: usize = 64 * 1024;
@@ -75,7 +75,7 @@ pub(super) async fn run(
             match splitter.poll(pending) {
                 Split::NeedMore => break,
                 Split::Reject(v) => {
-                    let _ = stream.write_all(&replies).await;
+                    let _ = send(&mut stream, &replies, settings.read_timeout).await;
                     return Err(v.to_string());
                 }
                 Split::Message(span) => {
@@ -87,10 +87,7 @@ pub(super) async fn run(
                     request_started = None;
                     if let Some(gate) = conn.take_reply_gate() {
                         // Earlier replies need not wait for this one's durability.
-                        stream
-                            .write_all(&replies)
-                            .await
-                            .map_err(|e| e.to_string())?;
+                        send(&mut stream, &replies, settings.read_timeout).await?;
                         replies.clear();
                         let _waiting = crate::metrics::waiting_for_sync();
                         gate.await
@@ -106,10 +103,7 @@ pub(super) async fn run(
             }
         }
         if !replies.is_empty() {
-            stream
-                .write_all(&replies)
-                .await
-                .map_err(|e| e.to_string())?;
+            send(&mut stream, &replies, settings.read_timeout).await?;
             replies.clear();
         }
         if *stopped.borrow() {
@@ -145,5 +139,14 @@ pub(super) async fn run(
                 request_started.get_or_insert_with(Instant::now);
             }
         }
+    }
+}
+
+/// Writes `bytes`, giving up after `limit` (the read timeout): a client that stops reading
+/// its replies must not hold its connection slot forever (`docs/compatibility.md#e9`).
+async fn send(stream: &mut TcpStream, bytes: &[u8], limit: Duration) -> Result<(), String> {
+    match tokio::time::timeout(limit, stream.write_all(bytes)).await {
+        Ok(written) => written.map_err(|e| e.to_string()),
+        Err(_) => Err(format!("replies not taken by the client within {limit:?}")),
     }
 }

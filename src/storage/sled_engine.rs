@@ -10,7 +10,9 @@ use crate::error::{Error, Result};
 use std::fs::{self, File, OpenOptions};
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::time::Duration;
 
 /// Files sled creates in its directory; anything else there means it is not ours.
 const SLED_FILES: [&str; 2] = ["conf", "db"];
@@ -23,6 +25,42 @@ pub struct SledEngine {
     log: File,
     /// The highest blob id already fsynced (blob files are named by log sequence number).
     synced_blob: Mutex<u64>,
+    /// Set by the first I/O error sled reports (a full disk): sled's `flush` can then wait
+    /// forever for log space it reserved for a failed write, so later writes and syncs are
+    /// refused instead, as after a failed sync (`docs/faults.md#io-errors`).
+    failed: AtomicBool,
+    /// sled's `flush` runs on its own thread, so a sync can stop waiting for a flush that
+    /// a failed write has left stuck.
+    flusher: Flusher,
+}
+
+/// How often a sync waiting for sled's flush looks whether a write has failed meanwhile.
+const FAILURE_POLL: Duration = Duration::from_millis(20);
+
+/// A thread that runs sled's `flush` on request; it ends when the engine drops `go`.
+struct Flusher {
+    go: mpsc::Sender<()>,
+    done: Mutex<mpsc::Receiver<sled::Result<usize>>>,
+}
+
+impl Flusher {
+    fn start(db: sled::Db) -> Result<Flusher> {
+        let (go, requests) = mpsc::channel::<()>();
+        let (results, done) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("ilion-sled-flush".into())
+            .spawn(move || {
+                for () in requests {
+                    if results.send(db.flush()).is_err() {
+                        break;
+                    }
+                }
+            })?;
+        Ok(Flusher {
+            go,
+            done: Mutex::new(done),
+        })
+    }
 }
 
 fn sled_err(e: sled::Error) -> Error {
@@ -51,11 +89,14 @@ impl SledEngine {
             // Make the new files' directory entries durable too.
             File::open(dir)?.sync_all()?;
         }
+        let flusher = Flusher::start(db.clone())?;
         let engine = SledEngine {
             db,
             dir: dir.to_path_buf(),
             log,
             synced_blob: Mutex::new(0),
+            failed: AtomicBool::new(false),
+            flusher,
         };
         engine.sync_new_blobs()?;
         Ok(engine)
@@ -94,6 +135,61 @@ impl SledEngine {
             *synced = newest;
         }
         Ok(())
+    }
+
+    /// Refuses writes and syncs once a write has failed with an I/O error.
+    fn check_not_failed(&self) -> Result<()> {
+        if self.failed.load(Ordering::Acquire) {
+            return Err(Error::Storage(
+                "sled refuses writes after a failed write (disk full or I/O error); \
+                 restart the server once the disk is fixed"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// sled's `flush` on the flusher thread, waiting for it only as long as no write has
+    /// failed: after a failed write sled may never finish a flush already waiting.
+    fn flush_unless_failed(&self) -> Result<()> {
+        let gone = || Error::Storage("sled's flush thread has stopped".into());
+        let done = self
+            .flusher
+            .done
+            .lock()
+            .map_err(|_| Error::Storage("flush lock poisoned".into()))?;
+        self.flusher.go.send(()).map_err(|_| gone())?;
+        loop {
+            match done.recv_timeout(FAILURE_POLL) {
+                Ok(flushed) => return flushed.map(drop).map_err(sled_err),
+                Err(mpsc::RecvTimeoutError::Timeout) => self.check_not_failed()?,
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Err(gone()),
+            }
+        }
+    }
+
+    /// A write's result, noting an I/O error.
+    fn write_result<T>(&self, r: sled::Result<T>) -> Result<()> {
+        r.map(drop).map_err(|e| self.note(e))
+    }
+
+    /// Notes an I/O error before passing it on. sled reports one on reads too once a
+    /// write has failed (its error then sticks), so any I/O error stops writes.
+    fn note(&self, e: sled::Error) -> Error {
+        if matches!(e, sled::Error::Io(_)) {
+            self.failed.store(true, Ordering::Release);
+        }
+        sled_err(e)
+    }
+}
+
+impl Drop for SledEngine {
+    fn drop(&mut self) {
+        // sled's own drop flushes, and after a failed write that flush can wait forever for
+        // the write's log space: keep one handle alive so the process can still exit.
+        if self.failed.load(Ordering::Acquire) {
+            std::mem::forget(self.db.clone());
+        }
     }
 }
 
@@ -147,7 +243,10 @@ fn to_ivec_bound(b: Bound<Vec<u8>>) -> Bound<sled::IVec> {
 
 impl Engine for SledEngine {
     fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        Ok(self.db.get(key).map_err(sled_err)?.map(|v| v.to_vec()))
+        match self.db.get(key) {
+            Ok(v) => Ok(v.map(|v| v.to_vec())),
+            Err(e) => Err(self.note(e)),
+        }
     }
 
     fn scan(&self, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>, reverse: bool) -> Scan<'_> {
@@ -158,7 +257,8 @@ impl Engine for SledEngine {
             .db
             .range::<sled::IVec, _>((to_ivec_bound(lower), to_ivec_bound(upper)));
         let convert = |r: sled::Result<(sled::IVec, sled::IVec)>| {
-            r.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(sled_err)
+            r.map(|(k, v)| (k.to_vec(), v.to_vec()))
+                .map_err(|e| self.note(e))
         };
         if reverse {
             Box::new(iter.rev().map(convert))
@@ -168,13 +268,14 @@ impl Engine for SledEngine {
     }
 
     fn apply(&self, batch: Batch) -> Result<()> {
+        self.check_not_failed()?;
         let mut ops = batch.into_ops();
         // A single write is atomic by itself and skips sled's batch lock.
         if ops.len() == 1 {
             let (key, value) = ops.pop().unwrap_or_default();
             return match value {
-                Some(v) => self.db.insert(key, v).map(drop).map_err(sled_err),
-                None => self.db.remove(key).map(drop).map_err(sled_err),
+                Some(v) => self.write_result(self.db.insert(key, v)),
+                None => self.write_result(self.db.remove(key)),
             };
         }
         let mut sled_batch = sled::Batch::default();
@@ -184,11 +285,12 @@ impl Engine for SledEngine {
                 None => sled_batch.remove(key),
             }
         }
-        self.db.apply_batch(sled_batch).map_err(sled_err)
+        self.write_result(self.db.apply_batch(sled_batch))
     }
 
     fn sync(&self) -> Result<()> {
-        self.db.flush().map_err(sled_err)?;
+        self.check_not_failed()?;
+        self.flush_unless_failed()?;
         self.log.sync_data()?;
         self.sync_new_blobs()
     }
