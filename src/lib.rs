@@ -70,4 +70,9 @@ pub mod service;
 pub mod storage;
 pub mod tools;
 
+// Entry points for the fuzz targets (fuzz/, docs/fuzzing.md), outside the request path.
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
+
 pub use error::{Error, Result};
