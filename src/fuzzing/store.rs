@@ -30,7 +30,7 @@ const FAMILIES: [(&str, bool, &[u8]); 5] = [
     ("Super1", true, b"c03"),
     ("SuperLong", true, &[0, 0, 0, 0, 0, 0, 0, 3]),
 ];
-const ROWS: [&str; 4] = ["r0", "r1", "r2", ""];
+const ROWS: [&str; 4] = ["r0", "r1", "r2", "r3"];
 
 /// The in-memory engine with a watermark file, as the on-disk engines have.
 struct Damaged {
@@ -130,7 +130,7 @@ fn seed() -> &'static Vec<(Vec<u8>, Vec<u8>)> {
         };
         let service = Service::new(Arc::clone(&db), Arc::clone(config()));
         if let Err(e) = write_seed(&service.session()) {
-            panic!("the seed data cannot be written: {e}");
+            panic!("the seed data cannot be written: {e:?}");
         }
         if let Err(e) = db.close() {
             panic!("the seed database does not close: {e}");
