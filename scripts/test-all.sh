@@ -92,6 +92,23 @@ fi
 step "power-cut short campaign on the fjall engine"
 ILION_TEST_ENGINE=fjall cargo test --release --test powercut -- short_campaign
 
+# --- fuzzing (docs/fuzzing.md) ---------------------------------------------------------------
+# The fuzzing entry points linted and the fuzz crate formatted, the crashes the fuzzers found
+# replayed as tests, then every target for 12 s from its seed corpus. libFuzzer comes from
+# the libfuzzer-sys crate, built by plain cargo on stable; it needs a C++ compiler.
+if ! command -v c++ >/dev/null 2>&1; then
+    step "installing apt packages: g++ (libFuzzer)"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq g++ >/dev/null
+fi
+step "fuzz: clippy with the fuzzing feature, rustfmt of fuzz/"
+cargo clippy --all-targets --features fuzzing -- -D warnings
+cargo fmt --check --manifest-path fuzz/Cargo.toml
+step "fuzz: regression tests"
+cargo test --release --features fuzzing --test fuzz_regressions
+step "fuzz: every target for 12 s"
+./scripts/fuzz.sh all 12
+
 step "release build"
 cargo build --release
 

@@ -72,4 +72,9 @@ pub mod tools;
 /// The later API's comparators and validators (issue 11's foundation, not yet on the wire).
 pub mod types;
 
+// Entry points for the fuzz targets (fuzz/, docs/fuzzing.md), outside the request path.
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
+
 pub use error::{Error, Result};
