@@ -1,16 +1,20 @@
 #!/bin/sh
 # Runs every test ilion has, installing what the tests need when it is missing:
 #   apt:  thrift-compiler (0.17), ruby, ruby-thrift, libthrift-java, a JDK, tmux (tests/cli
-#         drives the cli on a terminal), chromium (tests/admin renders the status page)
+#         drives the cli on a terminal), chromium (tests/admin renders the status page);
+#         later, per step: gcc (power-cut shim), g++ (libFuzzer), redis-server (by
+#         scripts/redis-cluster.sh), e2fsprogs (I/O-error tests)
 #   pip:  thrift, thriftpy2, pytest
 #   npm:  thrift (into clients/node)
 # then: rustfmt, clippy, rustdoc with warnings denied, module borders, the check that
 # src/protocol/generated.rs is the Thrift compiler's output (the one step that needs the
 # compiler; `cargo test` does not), cargo tests (the wire suites a second time on the fjall
-# engine), the release build, the Python suite against the release binary, the suites over a
-# local Redis Cluster (the redis-cluster engine), the fault checks (docs/faults.md: kill -9
-# cycles, I/O errors, an abuse smoke; these need root), and the client suites. A missing tool
-# is an error, never a skipped test. .ci/run calls exactly this script.
+# engine), the power-cut short campaign on fjall, the fuzzing checks (the feature linted, the
+# regression tests, every target for 12 s), the release build, the Python suite against the
+# release binary, the suites over a local Redis Cluster (the redis-cluster engine), the fault
+# checks (docs/faults.md: kill -9 cycles, I/O errors, an abuse smoke; these need root), and
+# the client suites. A missing tool is an error, never a skipped test. .ci/run calls exactly
+# this script.
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
