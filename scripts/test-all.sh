@@ -41,6 +41,8 @@ command -v python3 >/dev/null 2>&1 || need_apt="$need_apt python3 python3-pip"
 command -v tmux >/dev/null 2>&1 || need_apt="$need_apt tmux"
 # tests/admin renders the status page in headless Chromium.
 command -v chromium >/dev/null 2>&1 || need_apt="$need_apt chromium"
+# tests/powercut (inside `cargo test`) builds its C shim with cc.
+command -v cc >/dev/null 2>&1 || need_apt="$need_apt gcc"
 if [ -n "$need_apt" ]; then
     step "installing apt packages:$need_apt"
     as_root apt-get update -qq
@@ -86,13 +88,9 @@ ILION_TEST_ENGINE=fjall cargo test --release --test e2e
 ILION_TEST_ENGINE=fjall cargo test --release --test server -- durability_wire hostile_input
 
 # --- power-cut simulation (docs/powercut.md) --------------------------------------------------
-# tests/powercut builds its C shim with cc (which Rust links with anyway). Its short sled
+# tests/powercut builds its C shim with cc (installed above). Its short sled
 # campaign and the planted-fault tests ran in `cargo test --release` above; the short campaign
 # runs here once more on fjall (about 30 s). scripts/powercut.sh is the long run.
-if ! command -v cc >/dev/null 2>&1; then
-    as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq gcc >/dev/null
-fi
 step "power-cut short campaign on the fjall engine"
 ILION_TEST_ENGINE=fjall cargo test --release --test powercut -- short_campaign
 
