@@ -132,10 +132,10 @@ ILION_TEST_REDIS=$(scripts/redis-cluster.sh up "$redis_base" | tr '\n' ',')
 export ILION_TEST_REDIS
 trap 'scripts/redis-cluster.sh down "$redis_base" >/dev/null 2>&1 || true' EXIT
 cargo test --release --lib storage::
-cargo test --release --test cf_model cf_matches_model_on_redis
+cargo test --release --test cf_model cf_matches_model_on_redis -- --include-ignored
 ILION_TEST_ENGINE=redis-cluster cargo test --release --test e2e
 ILION_TEST_ENGINE=redis-cluster ILION_BIN="$bin" python3 -m pytest -q tests/python
-cargo test --release --test redis -- --test-threads=1
+cargo test --release --test redis -- --include-ignored --test-threads=1
 scripts/redis-cluster.sh down "$redis_base"
 trap - EXIT
 unset ILION_TEST_REDIS

@@ -415,15 +415,15 @@ proptest! {
         check("fjall", p, chunk, &ops)?;
     }
 
-    /// Over a Redis Cluster, when `ILION_TEST_REDIS` names one (skipped otherwise).
+    /// Over a Redis Cluster: ignored in a plain `cargo test`; scripts/test-all.sh starts a
+    /// cluster and runs it with `--include-ignored`, and then `ILION_TEST_REDIS` must name it.
     #[test]
+    #[ignore = "needs a Redis Cluster named by ILION_TEST_REDIS; scripts/test-all.sh runs it"]
     fn cf_matches_model_on_redis(
         p in prop::sample::select(Partitioner::ALL.to_vec()),
         chunk in prop::sample::select(CHUNK_SIZES.to_vec()),
         ops in prop::collection::vec(op(), 1..40),
     ) {
-        if redis_seeds().is_some() {
-            check("redis", p, chunk, &ops)?;
-        }
+        check("redis", p, chunk, &ops)?;
     }
 }
