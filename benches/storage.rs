@@ -125,7 +125,7 @@ fn cf_single(n: usize) -> BenchResult<(f64, f64, f64)> {
     let db = open_db(dir.path(), PERIODIC)?;
     let start = Instant::now();
     for i in 0..n {
-        db.apply(&insert(format!("key{i}"), b"C0", &VALUE, 1))?;
+        db.apply(insert(format!("key{i}"), b"C0", &VALUE, 1))?;
     }
     let inserts = rate(n, start.elapsed());
     let start = Instant::now();
@@ -150,7 +150,7 @@ fn cf_single(n: usize) -> BenchResult<(f64, f64, f64)> {
                 }
             })
             .collect();
-        db.apply(&RowMutation {
+        db.apply(RowMutation {
             keyspace: KS.into(),
             key: format!("wide{r}"),
             changes: vec![("Standard1".to_string(), changes)],
@@ -184,7 +184,7 @@ fn concurrent_writes(sync: SyncPolicy, writers: usize, duration: Duration) -> Be
             std::thread::spawn(move || -> BenchResult<usize> {
                 let mut n = 0usize;
                 while start.elapsed() < duration {
-                    db.apply(&insert(format!("w{w}-{n}"), b"C0", &VALUE, 1))?
+                    db.apply(insert(format!("w{w}-{n}"), b"C0", &VALUE, 1))?
                         .wait()?;
                     n += 1;
                 }

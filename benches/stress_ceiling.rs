@@ -95,7 +95,7 @@ fn mutation(i: u64) -> RowMutation {
 fn ceiling(engine: &str, n: u64, threads: u64) -> BenchResult<()> {
     let dir = tempfile::tempdir()?;
     let db: std::sync::Arc<Db> = ilion::node::open_db(&config(dir.path(), engine)?)?;
-    let rate = timed(n, threads, |i| Ok(db.apply(&mutation(i)).map(drop)?))?;
+    let rate = timed(n, threads, |i| Ok(db.apply(mutation(i)).map(drop)?))?;
     db.close()?;
     println!(
         "{{\"what\": \"cf Db::apply, {engine}\", \"engine\": \"{engine}\", \"rows_per_s\": {rate:.0}, \"disk_kib\": {}}}",

@@ -111,7 +111,7 @@ fn run_writer(dir: &Path, kind: EngineKind, mode: &str, start: usize) {
             let (db, out) = (Arc::clone(&db), Arc::clone(&out));
             std::thread::spawn(move || {
                 for n in start.. {
-                    db.apply(&mutation(w, n)).unwrap().wait().unwrap();
+                    db.apply(mutation(w, n)).unwrap().wait().unwrap();
                     let mut out = out.lock().unwrap();
                     writeln!(out, "{w} {n}").unwrap();
                     out.flush().unwrap();

@@ -85,7 +85,7 @@ fn apply(db: &Db, key: &str, changes: Vec<(&str, Change)>) {
     for (cf, change) in changes {
         mutation.push(cf, change);
     }
-    let ack = db.apply(&mutation).unwrap();
+    let ack = db.apply(mutation).unwrap();
     ack.wait().unwrap();
 }
 
@@ -324,7 +324,7 @@ fn long_names_sort_signed() {
             };
             m.push("StdLong", change);
         }
-        db.apply(&m).unwrap().wait().unwrap();
+        db.apply(m).unwrap().wait().unwrap();
         let got = db
             .get_slice(KS, "k", &parent("StdLong", None), &range("", "", false, 10))
             .unwrap();
@@ -564,11 +564,11 @@ fn invalid_shapes_are_rejected_without_writing() {
         bad.push("Standard1", ins("ok", "1", 1));
         bad.push("Super1", ins("c", "1", 1));
         assert!(
-            matches!(db.apply(&bad), Err(crate::Error::InvalidRequest(_))),
+            matches!(db.apply(bad), Err(crate::Error::InvalidRequest(_))),
             "{name}"
         );
         assert_eq!(get_value(&db, "k", "ok"), None, "{name}: nothing applied");
         let unknown = RowMutation::new("Nope", "k");
-        assert!(db.apply(&unknown).unwrap().is_done());
+        assert!(db.apply(unknown).unwrap().is_done());
     }
 }

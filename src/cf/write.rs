@@ -60,13 +60,26 @@ fn check_name(comparator: Comparator, name: &[u8], level: NameLevel) -> Result<(
 
 impl Db {
     /// Applies one row mutation atomically. Wait on the returned [`Ack`] before telling the
-    /// client the write succeeded.
-    pub fn apply(&self, mutation: &RowMutation) -> Result<Ack> {
+    /// client the write succeeded. The mutation is taken by value: its names and values move
+    /// into the planned writes instead of being copied.
+    pub fn apply(&self, mut mutation: RowMutation) -> Result<Ack> {
         let started = std::time::Instant::now();
         check_key_present(&mutation.key)?;
         let now = self.now();
         let mut deltas: Vec<(CfRef<'_>, Delta)> = Vec::new();
-        for (cf_name, changes) in mutation.changes.iter().filter(|(_, c)| !c.is_empty()) {
+        // Columns inserted per group, for the metrics once the changes have moved out.
+        let mut inserted = Vec::with_capacity(mutation.changes.len());
+        for (cf_name, changes) in mutation.changes.iter_mut() {
+            let changes = std::mem::take(changes);
+            inserted.push(
+                changes
+                    .iter()
+                    .filter(|change| matches!(change, Change::Insert { .. }))
+                    .count(),
+            );
+            if changes.is_empty() {
+                continue;
+            }
             let cf = self.cf(&mutation.keyspace, cf_name)?;
             // Each CF is listed once when built with `RowMutation::push`; merge if not.
             let index = match deltas.iter().position(|(c, _)| c.def.name == *cf_name) {
@@ -95,7 +108,8 @@ impl Db {
         for (id, tally) in &tallies {
             self.counters.add(*id, tally);
         }
-        crate::metrics::row_written(mutation, started);
+        let groups = mutation.changes.iter().map(|(cf, _)| cf.as_str());
+        crate::metrics::row_written(&mutation.keyspace, groups.zip(inserted), started);
         Ok(ack)
     }
 }
@@ -314,7 +328,7 @@ fn drop_hidden(
 }
 
 /// Checks that a change fits the CF's kind and names, and adds it to the delta.
-fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: &Change, now: u32) -> Result<()> {
+fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: Change, now: u32) -> Result<()> {
     let def = cf.def;
     let shape_error = || {
         Error::invalid(format!(
@@ -341,38 +355,35 @@ fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: &Change, now: u32) -> Re
             super_column,
             column,
         } => {
-            check_path(super_column, &column.name)?;
+            check_path(&super_column, &column.name)?;
             let cell = Cell::Live {
-                value: column.value.clone(),
+                value: column.value,
                 timestamp: column.timestamp,
             };
-            delta.add_cell(super_column.clone(), column.name.clone(), cell);
+            delta.add_cell(super_column, column.name, cell);
         }
         Change::DeleteColumn {
             super_column,
             name,
             timestamp,
         } => {
-            check_path(super_column, name)?;
+            check_path(&super_column, &name)?;
             let cell = Cell::Tombstone {
-                timestamp: *timestamp,
+                timestamp,
                 local_deletion_time: now,
             };
-            delta.add_cell(super_column.clone(), name.clone(), cell);
+            delta.add_cell(super_column, name, cell);
         }
         Change::DeleteSuper { name, timestamp } => {
             if !def.is_super() {
                 return Err(shape_error());
             }
-            check_name(def.comparator, name, NameLevel::SuperColumn)?;
-            let slot = delta
-                .super_tombstones
-                .entry(name.clone())
-                .or_insert(*timestamp);
-            *slot = (*slot).max(*timestamp);
+            check_name(def.comparator, &name, NameLevel::SuperColumn)?;
+            let slot = delta.super_tombstones.entry(name).or_insert(timestamp);
+            *slot = (*slot).max(timestamp);
         }
         Change::DeleteRow { timestamp } => {
-            delta.row_tombstone = delta.row_tombstone.max(Some(*timestamp));
+            delta.row_tombstone = delta.row_tombstone.max(Some(timestamp));
         }
     }
     Ok(())

@@ -9,7 +9,6 @@ mod cache;
 pub mod read;
 pub mod series;
 
-use crate::model::{Change, RowMutation};
 use crate::protocol::{
     AuthenticationException, AuthorizationException, InvalidRequestException, NotFoundException,
     ThriftError, UnavailableException,
@@ -310,16 +309,17 @@ pub fn timed_sync<T, E>(sync: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
 }
 
 /// A row mutation was applied: one write, one row and its inserted columns per column
-/// family it touched, with the time since `started`.
-pub fn row_written(mutation: &RowMutation, started: Instant) {
+/// family it touched (`groups`: each CF's name and how many columns it inserted), with the
+/// time since `started`.
+pub fn row_written<'a>(
+    keyspace: &str,
+    groups: impl IntoIterator<Item = (&'a str, usize)>,
+    started: Instant,
+) {
     let seconds = started.elapsed().as_secs_f64();
     // Each CF appears once in a mutation's groups.
-    for (cf, changes) in &mutation.changes {
-        let columns = changes
-            .iter()
-            .filter(|change| matches!(change, Change::Insert { .. }))
-            .count();
-        cache::with_cf(&mutation.keyspace, cf, |h| {
+    for (cf, columns) in groups {
+        cache::with_cf(keyspace, cf, |h| {
             h.writes.inc();
             h.write_seconds.observe(seconds);
             h.rows_written.inc();

@@ -202,7 +202,7 @@ impl RowSink for OfflineCf {
         };
         // Durability comes from the sync in `finish`; waiting per row would only slow the
         // import down in batch commit-log mode.
-        self.cf.db.apply(&mutation).map(drop)
+        self.cf.db.apply(mutation).map(drop)
     }
 
     fn finish(&mut self) -> Result<()> {

@@ -154,7 +154,7 @@ impl Session {
     /// Applies row mutations, each atomically; unless `cl` is ZERO the reply waits until
     /// they are durable.
     fn write(&self, rows: Vec<RowMutation>, cl: ConsistencyLevel) -> Result<()> {
-        for mutation in rows.iter().filter(|m| !m.is_empty()) {
+        for mutation in rows.into_iter().filter(|m| !m.is_empty()) {
             let ack = self.service.db.apply(mutation)?;
             if consistency::waits_for_durability(cl) {
                 self.wait_before_reply(ack);

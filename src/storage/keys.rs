@@ -36,6 +36,15 @@ pub fn meta_key(name: &[u8]) -> Vec<u8> {
     key
 }
 
+/// Room reserved after a prefix for the name or name bounds usually appended to it.
+const NAME_ROOM: usize = 40;
+
+/// Bytes a name usually takes in a key: an escaped name's terminator, or a TimeUUID's
+/// 16-byte order key before it (a name with zero bytes may still grow the key once).
+fn name_room(name: &[u8]) -> usize {
+    name.len() + 16
+}
+
 const SECTION_ROW_TOMBSTONE: u8 = 0x00;
 const SECTION_COLUMNS: u8 = 0x01;
 const SUPER_TOMBSTONE: u8 = 0x00;
@@ -138,28 +147,39 @@ impl CfLayout {
 
     /// Every entry of one row starts with this.
     pub fn row_prefix(&self, row: &[u8]) -> Vec<u8> {
-        let mut out = self.with_cf(row.len());
+        self.row_with(row, 0)
+    }
+
+    /// The row prefix, with room for `extra` more bytes: each key is built in one
+    /// allocation instead of growing as its parts are appended.
+    fn row_with(&self, row: &[u8], extra: usize) -> Vec<u8> {
+        let mut out = self.with_cf(row.len() + extra);
         out.extend_from_slice(row);
         out
     }
 
     /// The row's tombstone.
     pub fn row_tombstone_key(&self, row: &[u8]) -> Vec<u8> {
-        let mut out = self.row_prefix(row);
+        let mut out = self.row_with(row, 1);
         out.push(SECTION_ROW_TOMBSTONE);
         out
     }
 
-    /// Prefix of every column (Standard) or super-column entry (Super) of a row.
+    /// Prefix of every column (Standard) or super-column entry (Super) of a row, with room
+    /// for the name bounds a scan appends to it.
     pub fn columns_prefix(&self, row: &[u8]) -> Vec<u8> {
-        let mut out = self.row_prefix(row);
+        self.columns_with(row, NAME_ROOM)
+    }
+
+    fn columns_with(&self, row: &[u8], extra: usize) -> Vec<u8> {
+        let mut out = self.row_with(row, 1 + extra);
         out.push(SECTION_COLUMNS);
         out
     }
 
     /// A top-level column of a Standard CF; with `last` false, the start of a super column.
     pub fn column_key(&self, row: &[u8], name: &[u8]) -> Vec<u8> {
-        let mut out = self.columns_prefix(row);
+        let mut out = self.columns_with(row, name_room(name));
         put_name(
             &mut out,
             self.comparator,
@@ -171,28 +191,33 @@ impl CfLayout {
 
     /// Prefix of one super column's tombstone and subcolumns.
     pub fn super_prefix(&self, row: &[u8], super_name: &[u8]) -> Vec<u8> {
-        let mut out = self.columns_prefix(row);
+        self.super_with(row, super_name, NAME_ROOM)
+    }
+
+    fn super_with(&self, row: &[u8], super_name: &[u8], extra: usize) -> Vec<u8> {
+        let mut out = self.columns_with(row, name_room(super_name) + extra);
         put_name(&mut out, self.comparator, super_name, false);
         out
     }
 
     /// A super column's tombstone.
     pub fn super_tombstone_key(&self, row: &[u8], super_name: &[u8]) -> Vec<u8> {
-        let mut out = self.super_prefix(row, super_name);
+        let mut out = self.super_with(row, super_name, 1);
         out.push(SUPER_TOMBSTONE);
         out
     }
 
     /// Prefix of one super column's subcolumns.
     pub fn subcolumns_prefix(&self, row: &[u8], super_name: &[u8]) -> Vec<u8> {
-        let mut out = self.super_prefix(row, super_name);
+        let mut out = self.super_with(row, super_name, 1 + NAME_ROOM);
         out.push(SUPER_SUBCOLUMN);
         out
     }
 
     /// A subcolumn.
     pub fn subcolumn_key(&self, row: &[u8], super_name: &[u8], name: &[u8]) -> Vec<u8> {
-        let mut out = self.subcolumns_prefix(row, super_name);
+        let mut out = self.super_with(row, super_name, 1 + name_room(name));
+        out.push(SUPER_SUBCOLUMN);
         put_name(
             &mut out,
             self.subcomparator.unwrap_or(self.comparator),

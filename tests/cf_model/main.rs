@@ -270,7 +270,7 @@ pub fn check(
                 for (cf, change) in &changes {
                     m.push(cf, change.clone());
                 }
-                db.apply(&m).unwrap();
+                db.apply(m).unwrap();
                 model.apply(KEYS[*key], &changes);
             }
             Op::Slice {

@@ -58,7 +58,7 @@ fn write(db: &Db, cf: &str, key: &str, change: Change) -> crate::error::Result<(
         key: key.into(),
         changes: vec![(cf.into(), vec![change])],
     };
-    db.apply(&mutation).map(drop)
+    db.apply(mutation).map(drop)
 }
 
 fn ins(name: &str) -> Change {

@@ -91,7 +91,7 @@ impl Packed {
 /// First chunks already read during one row mutation (the caller holds the row's lock, so
 /// they cannot change underneath): each row's first chunk is read from the engine once.
 #[derive(Default)]
-pub struct FirstChunks(RefCell<HashMap<Vec<u8>, First>>);
+pub struct FirstChunks(RefCell<HashMap<Vec<u8>, First, foldhash::fast::RandomState>>);
 
 /// A chunk value shared between the per-mutation cache and its readers: a lookup served
 /// from [`FirstChunks`] copies no bytes.
