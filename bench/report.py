@@ -157,7 +157,7 @@ w("")
 w(f"- CPUs: {os.cpu_count()} (`nproc` {sh('nproc')}), {cpu_model()}")
 w(f"- memory: {mem_total()}; kernel {platform.release()}; data on {meta.get('FS', '?')}")
 w(f"- {sh('rustc', '--version')}; ilion at `{sh('git', 'rev-parse', '--short', 'HEAD')}`"
-  + (" (with uncommitted changes)" if sh("git", "status", "--porcelain", "-uno") != "?" else ""))
+  + (" (with uncommitted changes)" if sh("git", "status", "--porcelain", "-uno", "--", ".", ":!bench/RESULTS.md") != "?" else ""))
 w("- client and server share the machine's cores (loopback TCP); the machine was not "
   "otherwise idle")
 if "ELAPSED_S" in meta:
