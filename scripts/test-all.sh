@@ -43,6 +43,8 @@ command -v tmux >/dev/null 2>&1 || need_apt="$need_apt tmux"
 command -v chromium >/dev/null 2>&1 || need_apt="$need_apt chromium"
 # tests/powercut (inside `cargo test`) builds its C shim with cc.
 command -v cc >/dev/null 2>&1 || need_apt="$need_apt gcc"
+# scripts/fuzz.sh counts each target's CPU time with GNU time.
+[ -x /usr/bin/time ] || need_apt="$need_apt time"
 if [ -n "$need_apt" ]; then
     step "installing apt packages:$need_apt"
     as_root apt-get update -qq
