@@ -22,7 +22,7 @@ pub struct Marker {
     pub local_deletion_time: u32,
 }
 
-/// Bytes `cell` takes as a stored value: the length of [`encode_cell`]'s output.
+/// Bytes `cell` takes as a stored value: the length of `encode_cell`'s output.
 pub fn stored_value_len(cell: &Cell) -> usize {
     match cell {
         Cell::Live { value, .. } => 9 + value.len(),
