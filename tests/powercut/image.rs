@@ -308,20 +308,41 @@ impl Timeline {
         let mut points = self.durable_points(cut);
         if let Some(back) = how.plant_rollback {
             // Planted fault for the harness's own tests: pretend the commit log's last
-            // `back` completed syncs never happened.
+            // `back` completed fsyncs/fdatasyncs that carried new data never happened.
+            // sync_file_range calls promise nothing (durable_points ignores them) and syncs
+            // with nothing new (an idle engine's flushes) are skipped: forgetting either
+            // would plant nothing.
             let mut done: Vec<&Sync> = self
                 .syncs
                 .iter()
-                .filter(|s| s.commit_log && s.ok && s.end.is_some_and(|e| e < cut))
+                .filter(|s| {
+                    s.commit_log
+                        && s.real()
+                        && s.ok
+                        && s.ino.is_some()
+                        && s.end.is_some_and(|e| e < cut)
+                })
                 .collect();
             done.sort_by_key(|s| s.begin);
-            if done.len() > back {
-                let keep = done[done.len() - back - 1];
-                for s in &done[done.len() - back..] {
-                    if let Some(ino) = s.ino {
-                        points[ino] = keep.begin;
-                    }
+            let mut carrying: Vec<(usize, usize)> = Vec::new(); // (inode, previous sync's begin)
+            for (i, s) in done.iter().enumerate() {
+                let ino = s.ino.expect("filtered");
+                let prev = done[..i]
+                    .iter()
+                    .rev()
+                    .find(|p| p.ino == Some(ino))
+                    .map_or(0, |p| p.begin);
+                let from = self.data.partition_point(|o| o.pos < prev);
+                let new_data = self.data[from..]
+                    .iter()
+                    .take_while(|o| o.pos < s.begin)
+                    .any(|o| o.ino == ino);
+                if new_data {
+                    carrying.push((ino, prev));
                 }
+            }
+            for &(ino, prev) in carrying.iter().rev().take(back) {
+                points[ino] = points[ino].min(prev);
             }
         }
         // Directory entries: a prefix, at least up to the last durable one.
