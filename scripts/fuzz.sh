@@ -14,6 +14,7 @@
 # fuzz/corpus/TARGET and keeps what it finds in fuzz/corpus-run/TARGET (not committed); a
 # crashing input lands in fuzz/artifacts/TARGET/ and the script fails. The run is niced and
 # single-process; its last line is a summary: CPU seconds, executions, coverage, corpus size.
+# FUZZ_PROFILE=ci builds with fuzz/Cargo.toml's quicker `ci` profile (CI's short run).
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -22,7 +23,8 @@ targets="wire codec dispatch config store"
 host=$(rustc -vV | sed -n 's/^host: //p')
 # Apart from the main build's directory, so the instrumented flags never invalidate it.
 target_dir="${CARGO_TARGET_DIR:-$root/target}/fuzz"
-bin_dir="$target_dir/$host/release"
+profile="${FUZZ_PROFILE:-release}"
+bin_dir="$target_dir/$host/$profile"
 
 usage() {
     sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -44,7 +46,7 @@ build() {
 -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares \
 --cfg fuzzing -Cdebug-assertions -Coverflow-checks" \
-        cargo build --release --locked --manifest-path fuzz/Cargo.toml \
+        cargo build --profile "$profile" --locked --manifest-path fuzz/Cargo.toml \
         --target "$host" --target-dir "$target_dir" --bins
 }
 

@@ -99,7 +99,8 @@ ILION_TEST_ENGINE=fjall cargo test --release --test powercut -- short_campaign
 # --- fuzzing (docs/fuzzing.md) ---------------------------------------------------------------
 # The fuzzing entry points linted and the fuzz crate formatted, the crashes the fuzzers found
 # replayed as tests, then every target for 12 s from its seed corpus. libFuzzer comes from
-# the libfuzzer-sys crate, built by plain cargo on stable; it needs a C++ compiler.
+# the libfuzzer-sys crate, built by plain cargo on stable; it needs a C++ compiler. The smoke
+# run uses fuzz/Cargo.toml's quicker-to-build `ci` profile.
 if ! command -v c++ >/dev/null 2>&1; then
     step "installing apt packages: g++ (libFuzzer)"
     as_root apt-get update -qq
@@ -111,7 +112,7 @@ cargo fmt --check --manifest-path fuzz/Cargo.toml
 step "fuzz: regression tests"
 cargo test --release --features fuzzing --test fuzz_regressions
 step "fuzz: every target for 12 s"
-./scripts/fuzz.sh all 12
+FUZZ_PROFILE=ci ./scripts/fuzz.sh all 12
 
 step "release build"
 cargo build --release
