@@ -113,13 +113,13 @@ impl Db {
             options.initial_token.clone(),
             entropy,
         )?;
-        let max_id = catalog.layouts().map(|(_, _, l)| l.id).max().unwrap_or(0);
+        let ids: Vec<u32> = catalog.layouts().map(|(_, _, l)| l.id).collect();
         Ok(Db {
             store,
             catalog,
             schema,
             locks: RowLocks::new(),
-            counters: Counters::new(max_id),
+            counters: Counters::new(ids),
             options,
             drained: Default::default(),
         })

@@ -54,24 +54,33 @@ impl CfCounters {
     }
 }
 
-/// The counters of every column family, indexed by the CF's storage id.
+/// The counters of every column family, by the CF's storage id (sorted). The ids come from
+/// the catalog on disk, so they are looked up, never used as indices: a damaged id must not
+/// size an allocation.
 pub(crate) struct Counters {
-    by_id: Vec<CfCounters>,
+    by_id: Vec<(u32, CfCounters)>,
 }
 
 /// The sums at the start of a scan, to set the base from its result.
 pub(crate) struct ScanStart([i64; 4]);
 
 impl Counters {
-    /// Counters for CF ids up to `max_id`.
-    pub fn new(max_id: u32) -> Counters {
+    /// Counters for the CFs with these storage ids.
+    pub fn new(ids: impl IntoIterator<Item = u32>) -> Counters {
+        let mut ids: Vec<u32> = ids.into_iter().collect();
+        ids.sort_unstable();
+        ids.dedup();
         Counters {
-            by_id: (0..=max_id).map(|_| CfCounters::default()).collect(),
+            by_id: ids
+                .into_iter()
+                .map(|id| (id, CfCounters::default()))
+                .collect(),
         }
     }
 
     fn cf(&self, id: u32) -> Option<&CfCounters> {
-        self.by_id.get(id as usize)
+        let at = self.by_id.binary_search_by_key(&id, |(i, _)| *i).ok()?;
+        self.by_id.get(at).map(|(_, c)| c)
     }
 
     /// Adds what a row mutation changed.
@@ -157,7 +166,7 @@ mod tests {
 
     #[test]
     fn estimates_add_changes_to_the_last_scan() {
-        let counters = Counters::new(3);
+        let counters = Counters::new(0..=3);
         let mut out = CfScan::default();
         assert!(!counters.estimate(3, &mut out), "no base before a scan");
         let one_row = Tally {
@@ -198,7 +207,7 @@ mod tests {
 
     #[test]
     fn a_cf_is_clean_until_a_tombstone_is_written() {
-        let counters = Counters::new(1);
+        let counters = Counters::new(0..=1);
         assert!(!counters.known_clean(1), "unknown at start");
         let mark = counters.tombstones_written(1);
         counters.clean(1, mark);
