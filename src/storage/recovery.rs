@@ -222,11 +222,15 @@ impl Slot {
                 // After a refused reopen (a damaged store, say) the next one waits longer.
                 let mut pause = CHECK_EVERY;
                 loop {
-                    let stop = slot.stop.lock().unwrap_or_else(|p| p.into_inner());
-                    let (stop, _) = slot
-                        .wake
-                        .wait_timeout(stop, pause)
-                        .unwrap_or_else(|p| p.into_inner());
+                    let mut stop = slot.stop.lock().unwrap_or_else(|p| p.into_inner());
+                    // A close signalled during the last attempt is seen without waiting.
+                    if !*stop {
+                        stop = slot
+                            .wake
+                            .wait_timeout(stop, pause)
+                            .unwrap_or_else(|p| p.into_inner())
+                            .0;
+                    }
                     if *stop {
                         return;
                     }
