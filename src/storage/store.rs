@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 /// An engine with its rows packed and its writes made durable by policy: what `cf` reads
-/// from and writes through. The engine and what is built over it are one [`Live`] store,
+/// from and writes through. The engine and what is built over it are one live store,
 /// replaced whole when a failed engine is reopened (`recovery`).
 pub struct Store {
     slot: Arc<Slot>,
