@@ -1,15 +1,18 @@
 """I/O errors under a running server, on both engines (docs/faults.md#io-errors).
 
 * A full disk: the data directory is a small tmpfs. Rows of 200 KiB (of 1,500 bytes in
-  the sled-log case) are written in batch mode until a write fails; that write and every later one must fail with a clear error
-  to the client (TApplicationException INTERNAL_ERROR, or the connection closed without a
-  reply when the failure hit a write waiting for its sync), never hang; every acknowledged
-  row must still read back. Then the space returns (the tmpfs grows): the running server
+  the sled-log case) are written in batch mode until a write fails; that write and every
+  later one must fail with a clear error to the client (TApplicationException
+  INTERNAL_ERROR, or the connection closed without a reply when the failure hit a write
+  waiting for its sync), never hang; every acknowledged row must still read back. Then the space returns (the tmpfs grows): the running server
   reopens its store by itself, and writes succeed again within a generous bound (polled),
   every acknowledged row reads back, SIGTERM exits 0, and a restart serves every
   acknowledged row, those written after the recovery too. Where sled 0.34 cannot close its
   failed store (docs/faults.md#recovery) writes stay refused with the reason in the log,
   SIGTERM exits 1 and the restart is the way back.
+* Concurrent writers: four writers keep going while the disk fills, space returns and
+  the store is reopened under them; every acknowledged row reads back, after the
+  recovery and after a restart.
 * A read-only data directory: Linux will not make a filesystem read-only under open files
   (`mount -o remount,ro` is EBUSY), so the directory is a loop-mounted ext4 that is
   *aborted* (`mount -o remount,abort`), which turns it read-only at once as an ext4 error
@@ -29,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import pytest
@@ -315,4 +319,92 @@ def test_read_only_data_dir(engine):
             assert node.stop(timeout=30) == 0
         finally:
             if node.proc is not None and node.proc.poll() is None:
+                node.kill()
+
+
+class Writers:
+    """Four writer threads, each on its own connection, writing rows of `size` bytes until
+    stopped; a row counts as acknowledged only once its reply arrived."""
+
+    def __init__(self, node, size):
+        self.node, self.size = node, size
+        self.acked, self.refused, self.stop = [], 0, threading.Event()
+        # An assertion in a thread would not fail the test: hangs are collected instead.
+        self.hung = []
+        self.lock = threading.Lock()
+        self.threads = [threading.Thread(target=self.run, args=(w,)) for w in range(4)]
+
+    def value(self, w, n):
+        return random.Random(w * 10**7 + n).randbytes(self.size)
+
+    def run(self, w):
+        n, c = 0, None
+        while not self.stop.is_set():
+            try:
+                if c is None:
+                    c = self.node.connect()
+                c.c.insert(KS, f"w{w}-{n}", path("Standard1", b"c"), self.value(w, n), 1, ONE)
+                with self.lock:
+                    self.acked.append((w, n))
+            except (TApplicationException, TTransportException) as e:
+                if isinstance(e, TTransportException) and "timeout" in str(e):
+                    self.hung.append(f"write w{w}-{n} hung: {e}")
+                    return
+                with self.lock:
+                    self.refused += 1
+                if c is not None:
+                    c.close()
+                c = None
+                time.sleep(0.05)
+            n += 1
+
+    def check(self):
+        """Every acknowledged row reads back with its value (a missing row raises)."""
+        c = self.node.connect()
+        try:
+            for w, n in self.acked:
+                got = c.c.get(KS, f"w{w}-{n}", path("Standard1", b"c"), ONE).column.value
+                assert got == self.value(w, n), f"row w{w}-{n} read back wrong"
+        finally:
+            c.close()
+
+
+@pytest.mark.parametrize("case", ["fjall", "sled-log"])
+def test_full_disk_recovery_under_concurrent_writers(case):
+    """Writers keep going while the disk fills, space returns and the store is reopened
+    under them: no acknowledged row is lost or changed, across the swap and a restart."""
+    engine, mb, size = {
+        "fjall": ("fjall", 96, 20_000),
+        "sled-log": ("sled", 16, SMALL_BYTES),
+    }[case]
+    with tmpfs(mb) as mnt, tempfile.TemporaryDirectory() as home:
+        node = Node(home, engine=engine, sync="batch", data_dir=os.path.join(mnt, "data"))
+        node.start()
+        writers = Writers(node, size)
+        try:
+            for thread in writers.threads:
+                thread.start()
+            assert logged(node, "No space left on device", wait_s=120), "the disk never filled"
+            time.sleep(1)
+            run("mount", "-o", f"remount,size={mb * 8}m", mnt)
+            assert logged(node, "store reopened after a failure", wait_s=RECOVERY_GIVE_UP_S)
+            at_recovery = len(writers.acked)
+            deadline = time.monotonic() + RECOVERY_GIVE_UP_S
+            while len(writers.acked) < at_recovery + 100 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            writers.stop.set()
+            for thread in writers.threads:
+                thread.join()
+            assert not writers.hung, writers.hung
+            assert len(writers.acked) >= at_recovery + 100, "writes did not resume"
+            writers.check()
+            assert node.stop(timeout=30) == 0
+            print(f"\n{case} concurrent: {len(writers.acked)} rows acknowledged "
+                  f"({at_recovery} before the recovery), {writers.refused} writes refused")
+            node.start()
+            writers.check()
+            assert node.stop(timeout=30) == 0
+        finally:
+            writers.stop.set()
+            if node.proc.poll() is None:
                 node.kill()
