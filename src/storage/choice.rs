@@ -14,12 +14,14 @@ use std::sync::Arc;
 /// The marker file's name inside the store directory.
 pub const ENGINE_FILE: &str = "ilion-engine";
 
-/// Files ilion itself keeps beside an engine's (the marker and the watermark).
-const ILION_FILES: [&str; 4] = [
+/// Files ilion itself keeps beside an engine's (the marker, the watermark, and the trial
+/// file of a recovery).
+const ILION_FILES: [&str; 5] = [
     ENGINE_FILE,
     "ilion-engine.tmp",
     super::watermark::FILE_NAME,
     "ilion-watermark.tmp",
+    super::recovery::PROBE_FILE,
 ];
 
 /// The storage engines a data directory can hold.

@@ -41,15 +41,9 @@ struct SyncState {
     closing: bool,
 }
 
+/// What writers and their [`Ack`]s share with the syncer. It holds no engine, so an
+/// acknowledgement kept after its store failed does not keep the failed engine open.
 struct Shared {
-    engine: Arc<dyn Engine>,
-    policy: SyncPolicy,
-    /// The store's generation when it was opened; each sync stamps `base + written`.
-    base_generation: u64,
-    /// Where the last synced generation is recorded outside the store, if anywhere.
-    watermark: Option<Watermark>,
-    /// One sync at a time, so generation stamps only ever grow.
-    sync_lock: Mutex<()>,
     /// Highest sequence number handed out (each applied batch takes the next one).
     written: AtomicU64,
     /// Mirrors `SyncState::failure.is_some()` for the write path's lock-free check.
@@ -61,6 +55,19 @@ struct Shared {
     done: Condvar,
     /// Wakes async waiters after each sync.
     done_async: Notify,
+}
+
+/// The syncer's side: the engine and where synced generations are recorded.
+struct Syncer {
+    shared: Arc<Shared>,
+    engine: Arc<dyn Engine>,
+    policy: SyncPolicy,
+    /// The store's generation when it was opened; each sync stamps `base + written`.
+    base_generation: u64,
+    /// Where the last synced generation is recorded outside the store, if anywhere.
+    watermark: Option<Watermark>,
+    /// One sync at a time, so generation stamps only ever grow.
+    sync_lock: Mutex<()>,
 }
 
 impl Shared {
@@ -77,13 +84,15 @@ impl Shared {
         }
         (state.synced >= seq).then_some(Ok(()))
     }
+}
 
+impl Syncer {
     /// Stamps the generation, syncs the engine, then (at most once a second, or when
     /// `force`d) records the generation in the watermark. Returns the sequence number that
     /// is now durable.
     fn stamp_and_sync(&self, force_watermark: bool) -> Result<u64> {
         let _one_at_a_time = self.sync_lock.lock().unwrap_or_else(|p| p.into_inner());
-        let target = self.written.load(Ordering::SeqCst);
+        let target = self.shared.written.load(Ordering::SeqCst);
         let generation = self.base_generation + target;
         let mut stamp = Batch::default();
         stamp.put(generation_key(), generation.to_be_bytes().to_vec());
@@ -96,10 +105,14 @@ impl Shared {
     }
 
     /// One sync, recorded: waiters up to its target are released, or on failure every
-    /// waiter (and every later write) is refused.
+    /// waiter (and every later write) is refused. Once failed, nothing is synced again:
+    /// the failure is returned at once.
     fn sync_once(&self, force_watermark: bool) -> Result<()> {
+        if let Some(why) = &self.shared.state().failure {
+            return Err(Error::Storage(format!("store failed earlier: {why}")));
+        }
         let result = crate::metrics::timed_sync(|| self.stamp_and_sync(force_watermark));
-        let mut state = self.state();
+        let mut state = self.shared.state();
         let outcome = match result {
             Ok(target) => {
                 state.synced = state.synced.max(target);
@@ -108,13 +121,13 @@ impl Shared {
             Err(e) => {
                 tracing::error!("sync failed; refusing further writes: {e}");
                 state.failure.get_or_insert(e.to_string());
-                self.failed.store(true, Ordering::Release);
+                self.shared.failed.store(true, Ordering::Release);
                 Err(e)
             }
         };
         drop(state);
-        self.done.notify_all();
-        self.done_async.notify_waiters();
+        self.shared.done.notify_all();
+        self.shared.done_async.notify_waiters();
         outcome
     }
 
@@ -122,16 +135,17 @@ impl Shared {
     /// keep coming, at most `window` in all. A burst of writers woken by the previous sync
     /// then shares one sync instead of the first of them getting a sync of its own.
     fn gather(&self, window: Duration) {
+        let written = &self.shared.written;
         let deadline = Instant::now() + window;
         let step = (window / 8).max(GATHER_STEP_MIN);
-        let mut seen = self.written.load(Ordering::SeqCst);
+        let mut seen = written.load(Ordering::SeqCst);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return;
             }
             std::thread::sleep(step.min(left));
-            let now = self.written.load(Ordering::SeqCst);
+            let now = written.load(Ordering::SeqCst);
             if now == seen {
                 return;
             }
@@ -140,23 +154,28 @@ impl Shared {
     }
 
     fn run_syncer(&self) {
+        let shared = &self.shared;
         loop {
-            let mut state = self.state();
-            let pending = |s: &SyncState| self.written.load(Ordering::SeqCst) > s.synced;
+            let mut state = shared.state();
+            // After a failure nothing is pending: writes are refused, and the writes that
+            // were waiting have been answered.
+            let pending = |s: &SyncState| {
+                s.failure.is_none() && shared.written.load(Ordering::SeqCst) > s.synced
+            };
             match self.policy {
                 SyncPolicy::Batch(window) => {
                     while !pending(&state) && !state.closing {
-                        state = self.work.wait(state).unwrap_or_else(|p| p.into_inner());
+                        state = shared.work.wait(state).unwrap_or_else(|p| p.into_inner());
                     }
                     if !state.closing && !window.is_zero() {
                         drop(state);
                         self.gather(window);
-                        state = self.state();
+                        state = shared.state();
                     }
                 }
                 SyncPolicy::Periodic(period) => {
                     if !state.closing {
-                        state = self
+                        state = shared
                             .work
                             .wait_timeout(state, period)
                             .unwrap_or_else(|p| p.into_inner())
@@ -236,8 +255,8 @@ impl Ack {
 
 /// The syncer of one engine: applies physical batches and hands out their [`Ack`]s.
 pub(crate) struct Durability {
-    shared: Arc<Shared>,
-    syncer: Mutex<Option<JoinHandle<()>>>,
+    syncer: Arc<Syncer>,
+    thread: Mutex<Option<JoinHandle<()>>>,
 }
 
 impl Durability {
@@ -258,11 +277,6 @@ impl Durability {
             watermark.check(base_generation)?;
         }
         let shared = Arc::new(Shared {
-            engine,
-            policy,
-            base_generation,
-            watermark,
-            sync_lock: Mutex::new(()),
             written: AtomicU64::new(0),
             failed: AtomicBool::new(false),
             state: Mutex::new(SyncState::default()),
@@ -270,13 +284,21 @@ impl Durability {
             done: Condvar::new(),
             done_async: Notify::new(),
         });
-        let for_thread = Arc::clone(&shared);
-        let syncer = std::thread::Builder::new()
+        let syncer = Arc::new(Syncer {
+            shared,
+            engine,
+            policy,
+            base_generation,
+            watermark,
+            sync_lock: Mutex::new(()),
+        });
+        let for_thread = Arc::clone(&syncer);
+        let thread = std::thread::Builder::new()
             .name("ilion-sync".into())
             .spawn(move || for_thread.run_syncer())?;
         Ok(Durability {
-            shared,
-            syncer: Mutex::new(Some(syncer)),
+            syncer,
+            thread: Mutex::new(Some(thread)),
         })
     }
 
@@ -285,49 +307,70 @@ impl Durability {
         if batch.is_empty() {
             return Ok(Ack::done());
         }
-        if self.shared.failed.load(Ordering::Acquire) {
+        let shared = &self.syncer.shared;
+        if shared.failed.load(Ordering::Acquire) {
             return Err(Error::Storage(
-                "store refuses writes after a failed sync".into(),
+                "store refuses writes after a failed sync (it is reopened once the disk \
+                 takes writes again)"
+                    .into(),
             ));
         }
-        self.shared.engine.apply(batch)?;
-        let seq = self.shared.written.fetch_add(1, Ordering::SeqCst) + 1;
-        match self.shared.policy {
+        self.syncer.engine.apply(batch)?;
+        let seq = shared.written.fetch_add(1, Ordering::SeqCst) + 1;
+        match self.syncer.policy {
             SyncPolicy::Periodic(_) => Ok(Ack::done()),
             SyncPolicy::Batch(_) => {
                 // Taking the lock orders this wake-up after the syncer's pending check.
-                drop(self.shared.state());
-                self.shared.work.notify_one();
+                drop(shared.state());
+                shared.work.notify_one();
                 Ok(Ack {
                     seq,
-                    shared: Some(Arc::clone(&self.shared)),
+                    shared: Some(Arc::clone(shared)),
                 })
             }
         }
     }
 
-    /// Makes everything written so far durable now.
-    pub(crate) fn sync(&self) -> Result<()> {
-        self.shared.sync_once(false)
+    /// True once a sync has failed: nothing is accepted or synced any more.
+    pub(crate) fn failed(&self) -> bool {
+        self.syncer.shared.failed.load(Ordering::Acquire)
     }
 
-    /// Stops the syncer after a final sync. Idempotent; also run on drop.
+    /// Makes everything written so far durable now.
+    pub(crate) fn sync(&self) -> Result<()> {
+        self.syncer.sync_once(false)
+    }
+
+    /// Stops the syncer after a final sync (none after a failure: that is reported
+    /// instead). Idempotent; also run on drop.
     pub(crate) fn close(&self) -> Result<()> {
-        let handle = self.syncer.lock().unwrap_or_else(|p| p.into_inner()).take();
+        self.stop()?;
+        self.syncer.sync_once(true)
+    }
+
+    /// Stops the syncer thread (after its last sync).
+    fn stop(&self) -> Result<()> {
+        let handle = self.thread.lock().unwrap_or_else(|p| p.into_inner()).take();
         if let Some(handle) = handle {
-            self.shared.state().closing = true;
-            self.shared.work.notify_all();
+            self.syncer.shared.state().closing = true;
+            self.syncer.shared.work.notify_all();
             handle
                 .join()
                 .map_err(|_| Error::Storage("sync thread panicked".into()))?;
         }
-        self.shared.sync_once(true)
+        Ok(())
     }
 }
 
 impl Drop for Durability {
     fn drop(&mut self) {
-        if let Err(e) = self.close() {
+        // A failed store's failure was logged when it happened.
+        let closed = if self.failed() {
+            self.stop()
+        } else {
+            self.close()
+        };
+        if let Err(e) = closed {
             tracing::error!("final sync failed: {e}");
         }
     }

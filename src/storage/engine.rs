@@ -7,6 +7,7 @@ use super::{EngineKind, Watermark};
 use crate::error::{Error, Result};
 use std::ops::Bound;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A key and its value.
@@ -100,6 +101,36 @@ pub trait Engine: Send + Sync {
     fn front_ends(&self) -> Result<Option<Vec<String>>> {
         Ok(None)
     }
+
+    /// True once the engine refuses writes after an I/O failure (a full or read-only disk):
+    /// only opening it again from its files clears that (see `recovery`).
+    fn failed(&self) -> bool {
+        false
+    }
+
+    /// How to open this engine again from its files, as a restart would; `None` for an
+    /// engine that cannot be reopened in place (the in-memory twin, a shared cluster).
+    fn reopener(&self) -> Option<Arc<dyn Reopen>> {
+        None
+    }
+
+    /// Whether this failed engine can be closed, so that its files can be opened again in
+    /// this process: an engine whose close would never finish (and keep its directory
+    /// locked) says why not.
+    fn releasable(&self) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// Opens a failed engine's files again (see [`Engine::reopener`] and `recovery`).
+pub trait Reopen: Send + Sync {
+    /// Ok when the files look able to take writes again (space returned): only then is the
+    /// failed engine closed and the files reopened.
+    fn ready(&self) -> Result<()>;
+
+    /// Opens the engine from its files, as a restart does; the caller has closed the
+    /// failed one.
+    fn reopen(&self) -> Result<Arc<dyn Engine>>;
 }
 
 /// A row's lease in a shared engine (see [`Engine::lock_row`]); dropping it gives it up.

@@ -8,14 +8,18 @@
 
 mod long_keys;
 
-use super::engine::{open_waiting_for_lock, range_is_empty, Batch, Engine, OpenAttempt, Scan};
+use super::engine::{
+    open_waiting_for_lock, range_is_empty, Batch, Engine, OpenAttempt, Reopen, Scan,
+};
+use super::recovery::DirReopen;
 use super::{EngineKind, Watermark};
 use crate::error::{Error, Result};
 use std::collections::BTreeMap;
 use std::fs;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// The one keyspace holding everything.
 const KEYSPACE: &str = "ilion";
@@ -37,9 +41,14 @@ pub struct FjallEngine {
     db: fjall::Database,
     data: fjall::Keyspace,
     dir: PathBuf,
+    /// fjall's block cache size, for a reopen.
+    cache_bytes: u64,
     /// Serialises the read-modify-write of long-key buckets (rows of different locks may
     /// share one).
     buckets: Mutex<()>,
+    /// Set when a write or sync failed with an I/O error: fjall then refuses every later
+    /// write (it is poisoned) until it is reopened.
+    failed: AtomicBool,
 }
 
 fn fjall_err(e: fjall::Error) -> Error {
@@ -72,7 +81,24 @@ impl FjallEngine {
             db,
             data,
             dir: dir.to_path_buf(),
+            cache_bytes,
             buckets: Mutex::new(()),
+            failed: AtomicBool::new(false),
+        })
+    }
+
+    /// A write's or sync's result, noting an I/O failure.
+    fn written(&self, result: fjall::Result<()>) -> Result<()> {
+        result.map_err(|e| {
+            if matches!(
+                e,
+                fjall::Error::Io(_)
+                    | fjall::Error::Storage(fjall::LsmError::Io(_))
+                    | fjall::Error::Poisoned
+            ) {
+                self.failed.store(true, Ordering::Release);
+            }
+            fjall_err(e)
         })
     }
 
@@ -115,7 +141,7 @@ impl FjallEngine {
                 batch.insert(&self.data, bucket, long_keys::encode(&entries));
             }
         }
-        batch.commit().map_err(fjall_err)
+        self.written(batch.commit())
     }
 }
 
@@ -204,8 +230,8 @@ impl Engine for FjallEngine {
         if ops.len() == 1 {
             let (key, value) = ops.pop().unwrap_or_default();
             return match value {
-                Some(v) => self.data.insert(key, v).map_err(fjall_err),
-                None => self.data.remove(key).map_err(fjall_err),
+                Some(v) => self.written(self.data.insert(key, v)),
+                None => self.written(self.data.remove(key)),
             };
         }
         // All writes of a fjall batch share one sequence number, so which of two writes to
@@ -218,16 +244,14 @@ impl Engine for FjallEngine {
                 None => fjall_batch.remove(&self.data, key),
             }
         }
-        fjall_batch.commit().map_err(fjall_err)
+        self.written(fjall_batch.commit())
     }
 
     fn sync(&self) -> Result<()> {
         // Writes the journal's buffer, then fsync(2)s the journal file. Journals sealed
         // earlier were fsynced when fjall rotated them, and tables are fsynced (with their
         // directory) before the journals they replace are deleted.
-        self.db
-            .persist(fjall::PersistMode::SyncAll)
-            .map_err(fjall_err)
+        self.written(self.db.persist(fjall::PersistMode::SyncAll))
     }
 
     fn watermark(&self) -> Option<Watermark> {
@@ -236,5 +260,17 @@ impl Engine for FjallEngine {
 
     fn kind(&self) -> Option<EngineKind> {
         Some(EngineKind::Fjall)
+    }
+
+    fn failed(&self) -> bool {
+        self.failed.load(Ordering::Acquire)
+    }
+
+    fn reopener(&self) -> Option<Arc<dyn Reopen>> {
+        Some(Arc::new(DirReopen {
+            dir: self.dir.clone(),
+            kind: EngineKind::Fjall,
+            cache_bytes: self.cache_bytes,
+        }))
     }
 }

@@ -9,7 +9,8 @@
 //!    values (chunks), behind logical get/scan/plan;
 //! 3. **row store and durability** — [`Store`] puts packing and the `CommitLogSync` policy
 //!    together ([`SyncPolicy`], group commit, [`Ack`]), with a [`RowSession`] per row
-//!    mutation; the `watermark` refuses a store that lost durable writes;
+//!    mutation; the `watermark` refuses a store that lost durable writes; `recovery`
+//!    reopens a failed engine from its files once the disk takes writes again;
 //! 4. **typed row API** — `rows`: cells, deletion markers, slices by name, rows by token and
 //!    the tombstones due for purge, as `cf` asks for them; the bytes (`keys`, `values`,
 //!    `encoding`) stay private to storage.
@@ -26,6 +27,7 @@ mod fjall_engine;
 mod keys;
 mod memory;
 mod packed;
+mod recovery;
 mod redis_cluster;
 mod rows;
 mod sled_engine;
@@ -37,11 +39,12 @@ mod watermark;
 pub use catalog::{Catalog, CfDescriptor};
 pub use choice::{open_engine, open_redis_cluster, EngineKind, OpenedEngine, ENGINE_FILE};
 pub use durability::{Ack, SyncPolicy};
-pub use engine::{Batch, Engine, KvPair, RowLease, Scan};
+pub use engine::{Batch, Engine, KvPair, Reopen, RowLease, Scan};
 pub use fjall_engine::FjallEngine;
 pub use keys::{CfLayout, Entry};
 pub use memory::MemoryEngine;
 pub use packed::{Packing, MAX_CHUNK_BYTES};
+pub use recovery::Attempt;
 pub use redis_cluster::{RedisEngine, RedisOptions};
 pub use rows::{
     stored_value_len, EncodedRow, Marker, MarkerAt, NameRange, RowSpan, RowWrites, StoredEntry,

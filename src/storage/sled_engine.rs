@@ -4,14 +4,17 @@
 //! `fdatasync` of the log file and an `fsync` of every blob written since the last sync, so
 //! "synced" means on disk.
 
-use super::engine::{open_waiting_for_lock, range_is_empty, Batch, Engine, OpenAttempt, Scan};
+use super::engine::{
+    open_waiting_for_lock, range_is_empty, Batch, Engine, OpenAttempt, Reopen, Scan,
+};
+use super::recovery::DirReopen;
 use super::{EngineKind, Watermark};
 use crate::error::{Error, Result};
 use std::fs::{self, File, OpenOptions};
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 /// Files sled creates in its directory; anything else there means it is not ours.
@@ -21,6 +24,8 @@ const SLED_FILES: [&str; 2] = ["conf", "db"];
 pub struct SledEngine {
     db: sled::Db,
     dir: PathBuf,
+    /// sled's page cache size, for a reopen.
+    cache_bytes: u64,
     /// A second handle on sled's log file, used only to fdatasync it.
     log: File,
     /// The highest blob id already fsynced (blob files are named by log sequence number).
@@ -37,21 +42,31 @@ pub struct SledEngine {
 /// How often a sync waiting for sled's flush looks whether a write has failed meanwhile.
 const FAILURE_POLL: Duration = Duration::from_millis(20);
 
+/// How long a recovery waits for a trial flush before it deems sled stuck.
+const RELEASE_FLUSH_WAIT: Duration = Duration::from_secs(2);
+
 /// A thread that runs sled's `flush` on request; it ends when the engine drops `go`.
 struct Flusher {
     go: mpsc::Sender<()>,
     done: Mutex<mpsc::Receiver<sled::Result<usize>>>,
+    /// Set while a flush runs: one that never returns holds a handle on sled for ever.
+    busy: Arc<AtomicBool>,
 }
 
 impl Flusher {
     fn start(db: sled::Db) -> Result<Flusher> {
         let (go, requests) = mpsc::channel::<()>();
         let (results, done) = mpsc::channel();
+        let busy = Arc::new(AtomicBool::new(false));
+        let flushing = Arc::clone(&busy);
         std::thread::Builder::new()
             .name("ilion-sled-flush".into())
             .spawn(move || {
                 for () in requests {
-                    if results.send(db.flush()).is_err() {
+                    flushing.store(true, Ordering::Release);
+                    let flushed = db.flush();
+                    flushing.store(false, Ordering::Release);
+                    if results.send(flushed).is_err() {
                         break;
                     }
                 }
@@ -59,6 +74,7 @@ impl Flusher {
         Ok(Flusher {
             go,
             done: Mutex::new(done),
+            busy,
         })
     }
 }
@@ -93,6 +109,7 @@ impl SledEngine {
         let engine = SledEngine {
             db,
             dir: dir.to_path_buf(),
+            cache_bytes,
             log,
             synced_blob: Mutex::new(0),
             failed: AtomicBool::new(false),
@@ -141,8 +158,8 @@ impl SledEngine {
     fn check_not_failed(&self) -> Result<()> {
         if self.failed.load(Ordering::Acquire) {
             return Err(Error::Storage(
-                "sled refuses writes after a failed write (disk full or I/O error); \
-                 restart the server once the disk is fixed"
+                "sled refuses writes after a failed write (disk full or I/O error) until \
+                 it is reopened"
                     .into(),
             ));
         }
@@ -168,6 +185,39 @@ impl SledEngine {
         }
     }
 
+    /// Whether sled can still be closed: its flush must return (with data or an error)
+    /// within [`RELEASE_FLUSH_WAIT`]. After a write failed while sled was writing a blob,
+    /// sled 0.34 counts a writer on its log buffer that never leaves, so every later
+    /// flush — and the flush in sled's own drop, which must end before the directory's
+    /// lock is released — waits for ever (`docs/faults.md#recovery`).
+    fn check_releasable(&self) -> Result<()> {
+        let stuck = || {
+            Error::Storage(
+                "sled's flush never returns after the failed write (sled 0.34 cannot close \
+                 this store); restart the server to reopen it"
+                    .into(),
+            )
+        };
+        if self.flusher.busy.load(Ordering::Acquire) {
+            return Err(stuck());
+        }
+        let done = self
+            .flusher
+            .done
+            .lock()
+            .map_err(|_| Error::Storage("flush lock poisoned".into()))?;
+        // Results of flushes whose waiter gave up.
+        while done.try_recv().is_ok() {}
+        let gone = || Error::Storage("sled's flush thread has stopped".into());
+        self.flusher.go.send(()).map_err(|_| gone())?;
+        match done.recv_timeout(RELEASE_FLUSH_WAIT) {
+            // An error is fine: sled's drop then gives up its flush at once too.
+            Ok(_) => Ok(()),
+            Err(mpsc::RecvTimeoutError::Timeout) => Err(stuck()),
+            Err(mpsc::RecvTimeoutError::Disconnected) => Err(gone()),
+        }
+    }
+
     /// A write's result, noting an I/O error.
     fn write_result<T>(&self, r: sled::Result<T>) -> Result<()> {
         r.map(drop).map_err(|e| self.note(e))
@@ -186,8 +236,10 @@ impl SledEngine {
 impl Drop for SledEngine {
     fn drop(&mut self) {
         // sled's own drop flushes, and after a failed write that flush can wait forever for
-        // the write's log space: keep one handle alive so the process can still exit.
-        if self.failed.load(Ordering::Acquire) {
+        // the write's log space: keep one handle alive so that no thread ends up waiting
+        // in it. (A stuck flush holds a handle anyway; an engine whose flush works is
+        // dropped whole, releasing its directory for a reopen.)
+        if self.failed.load(Ordering::Acquire) && self.flusher.busy.load(Ordering::Acquire) {
             std::mem::forget(self.db.clone());
         }
     }
@@ -301,5 +353,21 @@ impl Engine for SledEngine {
 
     fn kind(&self) -> Option<EngineKind> {
         Some(EngineKind::Sled)
+    }
+
+    fn failed(&self) -> bool {
+        self.failed.load(Ordering::Acquire)
+    }
+
+    fn reopener(&self) -> Option<Arc<dyn Reopen>> {
+        Some(Arc::new(DirReopen {
+            dir: self.dir.clone(),
+            kind: EngineKind::Sled,
+            cache_bytes: self.cache_bytes,
+        }))
+    }
+
+    fn releasable(&self) -> Result<()> {
+        self.check_releasable()
     }
 }

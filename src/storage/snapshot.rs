@@ -28,14 +28,12 @@ impl Store {
         }
         // The same engine as the live store (sled for the in-memory twin), recorded in the
         // copy's marker file like any new store's.
-        let kind = self.engine().kind().unwrap_or(EngineKind::Sled);
+        let engine = self.engine()?;
+        let kind = engine.kind().unwrap_or(EngineKind::Sled);
         let target = open_engine(dir, kind, SNAPSHOT_CACHE_BYTES)?.engine;
         let mut copied = 0u64;
         let mut batch = Batch::default();
-        for item in self
-            .engine()
-            .scan(Bound::Unbounded, Bound::Unbounded, false)
-        {
+        for item in engine.scan(Bound::Unbounded, Bound::Unbounded, false) {
             let (key, value) = item?;
             batch.put(key, value);
             copied += 1;

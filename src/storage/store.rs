@@ -3,44 +3,72 @@
 //! whose [`Ack`] says when they may be acknowledged. The typed row API (`rows`) is built on
 //! the logical get/scan/write here.
 
-use super::durability::{Ack, Durability, SyncPolicy};
+use super::durability::{Ack, SyncPolicy};
 use super::engine::{Batch, Engine, KvPair, RowLease, Scan};
-use super::packed::{FirstChunks, Packed, Packing};
-use crate::error::Result;
+use super::packed::{FirstChunks, Packing};
+use super::recovery::{Attempt, Live, Slot};
+use crate::error::{Error, Result};
 use std::cell::RefCell;
+use std::marker::PhantomData;
 use std::ops::Bound;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 
 /// An engine with its rows packed and its writes made durable by policy: what `cf` reads
-/// from and writes through.
+/// from and writes through. The engine and what is built over it are one live store,
+/// replaced whole when a failed engine is reopened (`recovery`).
 pub struct Store {
-    /// The engine itself, for whole-store copies (`snapshot`).
-    engine: Arc<dyn Engine>,
-    rows: Packed,
-    durability: Durability,
+    slot: Arc<Slot>,
+    recovery: Mutex<Option<JoinHandle<()>>>,
+}
+
+/// A scan that keeps the live store it reads open (it may be replaced meanwhile).
+type LiveScan<'a> = Scan<'a>;
+
+self_cell::self_cell!(
+    struct OwnedScan {
+        owner: Arc<Live>,
+        #[covariant]
+        dependent: LiveScan,
+    }
+);
+
+impl Iterator for OwnedScan {
+    type Item = Result<KvPair>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.with_dependent_mut(|_, scan| scan.next())
+    }
 }
 
 impl Store {
     /// Wraps `engine` with `policy` and starts its syncer thread; the entries of each row
     /// are stored packed by `packing`. A store whose generation is below its watermark has
-    /// lost durable writes and is refused.
+    /// lost durable writes and is refused. An engine that can be reopened from its files
+    /// is reopened when it fails and the disk takes writes again (`recovery`).
     pub fn new(engine: Arc<dyn Engine>, policy: SyncPolicy, packing: Packing) -> Result<Store> {
-        let durability = Durability::start(Arc::clone(&engine), policy)?;
+        let live = Live::start(engine, policy, packing)?;
+        let slot = Arc::new(Slot::new(live, policy, packing));
+        let recovery = slot.start_recovery()?;
         Ok(Store {
-            rows: Packed::new(Arc::clone(&engine), packing),
-            engine,
-            durability,
+            slot,
+            recovery: Mutex::new(recovery),
         })
     }
 
     /// The engine underneath, for whole-store copies (`snapshot`).
-    pub(super) fn engine(&self) -> &dyn Engine {
-        self.engine.as_ref()
+    pub(super) fn engine(&self) -> Result<Arc<dyn Engine>> {
+        Ok(Arc::clone(&self.slot.current()?.engine))
+    }
+
+    /// One recovery attempt now (the recovery thread makes one every second).
+    pub fn try_recover(&self) -> Attempt {
+        self.slot.try_recover()
     }
 
     /// The value at a logical `key`.
     pub(super) fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        self.rows.get(key, None)
+        self.slot.current()?.rows.get(key, None)
     }
 
     /// An ordered scan of logical entries (see [`Engine::scan`]).
@@ -50,7 +78,12 @@ impl Store {
         upper: Bound<Vec<u8>>,
         reverse: bool,
     ) -> Scan<'_> {
-        self.rows.scan(lower, upper, reverse)
+        match self.slot.current() {
+            Ok(live) => Box::new(OwnedScan::new(live, |live| {
+                live.rows.scan(lower, upper, reverse)
+            })),
+            Err(e) => Box::new(std::iter::once(Err(e))),
+        }
     }
 
     /// The first entry at or after `lower` and before `upper`.
@@ -66,8 +99,9 @@ impl Store {
     /// the policy allows the write to be acknowledged. Writes to one row must not run
     /// concurrently (`cf` serialises them with its row locks).
     pub(super) fn write_batch(&self, batch: Batch) -> Result<Ack> {
-        let _leases = self.lease_rows(batch.keys())?;
-        self.durability.commit(self.rows.plan(batch, None)?)
+        let live = self.slot.current()?;
+        let _leases = lease_rows(live.engine.as_ref(), batch.keys())?;
+        live.durability.commit(live.rows.plan(batch, None)?)
     }
 
     /// Takes the leases of the rows of `keys`, in key order, from an engine that several
@@ -76,20 +110,15 @@ impl Store {
         &self,
         keys: impl Iterator<Item = &'k [u8]>,
     ) -> Result<Vec<RowLease>> {
-        let mut keys: Vec<&[u8]> = keys.collect();
-        keys.sort_unstable();
-        let mut leases = Vec::new();
-        for key in keys {
-            leases.extend(self.engine.lock_row(key)?);
-        }
-        Ok(leases)
+        lease_rows(self.slot.current()?.engine.as_ref(), keys)
     }
 
     /// A session for one row mutation, under the row's lock: lookups and the final write
     /// read each row's first chunk from the engine only once.
     pub fn row_session(&self) -> RowSession<'_> {
         RowSession {
-            store: self,
+            _store: PhantomData,
+            live: self.slot.current().map_err(|e| e.to_string()),
             seen: FirstChunks::default(),
             lease: RefCell::new(None),
         }
@@ -98,29 +127,66 @@ impl Store {
     /// Records this server among the front ends sharing the engine (see
     /// [`Engine::announce`]).
     pub fn announce(&self, endpoint: &str) -> Result<()> {
-        self.engine.announce(endpoint)
+        self.slot.current()?.engine.announce(endpoint)
     }
 
     /// The live front ends sharing the engine, or `None` when this node is alone (see
     /// [`Engine::front_ends`]).
     pub fn front_ends(&self) -> Result<Option<Vec<String>>> {
-        self.engine.front_ends()
+        self.slot.current()?.engine.front_ends()
     }
 
     /// Makes everything written so far durable now.
     pub fn sync(&self) -> Result<()> {
-        self.durability.sync()
+        self.slot.current()?.durability.sync()
     }
 
-    /// Stops the syncer after a final sync. Idempotent; also run on drop.
+    /// Stops recoveries and the syncer after a final sync. Idempotent; also run on drop.
     pub fn close(&self) -> Result<()> {
-        self.durability.close()
+        let thread = self
+            .recovery
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        self.slot.close(thread)
     }
 }
 
-/// Reads and the write of one row mutation (see [`Store::row_session`]).
+impl Drop for Store {
+    fn drop(&mut self) {
+        let thread = self
+            .recovery
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if thread.is_some() {
+            // Ends the recovery thread, which holds the slot (the live store's own drop
+            // makes its final sync).
+            if let Err(e) = self.slot.close(thread) {
+                tracing::error!("final sync failed: {e}");
+            }
+        }
+    }
+}
+
+fn lease_rows<'k>(
+    engine: &dyn Engine,
+    keys: impl Iterator<Item = &'k [u8]>,
+) -> Result<Vec<RowLease>> {
+    let mut keys: Vec<&[u8]> = keys.collect();
+    keys.sort_unstable();
+    let mut leases = Vec::new();
+    for key in keys {
+        leases.extend(engine.lock_row(key)?);
+    }
+    Ok(leases)
+}
+
+/// Reads and the write of one row mutation (see [`Store::row_session`]). It works on the
+/// live store of its start to its end.
 pub struct RowSession<'a> {
-    store: &'a Store,
+    _store: PhantomData<&'a Store>,
+    live: std::result::Result<Arc<Live>, String>,
     seen: FirstChunks,
     /// The row's lease in an engine several processes share, taken at the first read
     /// (`Some(None)` once taken from an engine that has none).
@@ -128,10 +194,16 @@ pub struct RowSession<'a> {
 }
 
 impl RowSession<'_> {
+    fn live(&self) -> Result<&Live> {
+        self.live
+            .as_deref()
+            .map_err(|why| Error::Storage(why.clone()))
+    }
+
     /// Takes the lease of the row `key` belongs to before its first read.
     fn lease_for(&self, key: &[u8]) -> Result<()> {
         if self.lease.borrow().is_none() {
-            let lease = self.store.engine.lock_row(key)?;
+            let lease = self.live()?.engine.lock_row(key)?;
             *self.lease.borrow_mut() = Some(lease);
         }
         Ok(())
@@ -140,12 +212,12 @@ impl RowSession<'_> {
     /// The value at a logical `key`.
     pub(super) fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
         self.lease_for(key)?;
-        self.store.rows.get(key, Some(&self.seen))
+        self.live()?.rows.get(key, Some(&self.seen))
     }
 
     /// True when the row `prefix` (CF id and row part) has nothing stored.
     pub(super) fn row_absent(&self, prefix: &[u8]) -> Result<bool> {
-        self.store.rows.row_absent(prefix, Some(&self.seen))
+        self.live()?.rows.row_absent(prefix, Some(&self.seen))
     }
 
     /// An ordered scan (see [`Engine::scan`]).
@@ -160,7 +232,10 @@ impl RowSession<'_> {
                 return Box::new(std::iter::once(Err(e)));
             }
         }
-        self.store.scan(lower, upper, reverse)
+        match self.live() {
+            Ok(live) => live.rows.scan(lower, upper, reverse),
+            Err(e) => Box::new(std::iter::once(Err(e))),
+        }
     }
 
     /// Applies the mutation's logical writes atomically (see [`Store::write_batch`]).
@@ -168,8 +243,9 @@ impl RowSession<'_> {
         if let Some(key) = batch.keys().next() {
             self.lease_for(key)?;
         }
-        let batch = self.store.rows.plan(batch, Some(&self.seen))?;
-        self.store.durability.commit(batch)
+        let live = self.live()?;
+        let batch = live.rows.plan(batch, Some(&self.seen))?;
+        live.durability.commit(batch)
     }
 }
 
