@@ -217,6 +217,9 @@ impl RowSession<'_> {
 
     /// True when the row `prefix` (CF id and row part) has nothing stored.
     pub(super) fn row_absent(&self, prefix: &[u8]) -> Result<bool> {
+        // Under the lease too: a row found empty is then written without reading it, so
+        // another front end must not fill it in between.
+        self.lease_for(prefix)?;
         self.live()?.rows.row_absent(prefix, Some(&self.seen))
     }
 
