@@ -152,6 +152,16 @@ def assert_reads(node, acked):
         c.close()
 
 
+def restart_serves(node, acked):
+    """Starts the stopped server again: every acknowledged row reads back, a new write is
+    taken, and SIGTERM exits 0."""
+    node.start()
+    assert_reads(node, acked)
+    write(node, 99999)
+    assert_reads(node, [99999])
+    assert node.stop(timeout=30) == 0
+
+
 def logged(node, text, wait_s=10):
     """Whether the server's log shows `text` (it may be written just after the reply)."""
     for _ in range(wait_s * 10):
@@ -252,11 +262,7 @@ def test_full_disk(case):
             print(f"\n{case} full disk: {before} rows acknowledged, first failure "
                   f"{first}, later writes {sorted(later)}, reads {read_ok} right and {read_refused} "
                   f"refused; space returned: {outcome}")
-            node.start()
-            assert_reads(node, acked)
-            write(node, 99999)
-            assert_reads(node, [99999])
-            assert node.stop(timeout=30) == 0
+            restart_serves(node, acked)
         finally:
             if node.proc.poll() is None:
                 node.kill()
@@ -312,11 +318,7 @@ def test_read_only_data_dir(engine):
                 node.start()
             run("umount", mnt)
             run("mount", "-o", "loop", image, mnt)
-            node.start()
-            assert_reads(node, acked)
-            write(node, 99999)
-            assert_reads(node, [99999])
-            assert node.stop(timeout=30) == 0
+            restart_serves(node, acked)
         finally:
             if node.proc is not None and node.proc.poll() is None:
                 node.kill()
