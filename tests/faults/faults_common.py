@@ -10,14 +10,11 @@ small filesystem of their own).
 
 import atexit
 import os
-import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
@@ -74,26 +71,8 @@ class Node:
         self.proc = subprocess.Popen(
             [os.path.abspath(ilion_harness.binary()), "serve", "--config", self.config_path],
             cwd=self.directory, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        deadline = time.time() + timeout
-        while True:
-            line = self.proc.stderr.readline()
-            if not line:
-                self.proc.wait()
-                raise RuntimeError("ilion exited before listening:\n" + "".join(self.log))
-            self.log.append(line)
-            match = re.search(r"listening on (\S+):(\d+)", line)
-            if match:
-                self.host, self.port = match.group(1), int(match.group(2))
-                break
-            if time.time() > deadline:
-                raise RuntimeError("ilion did not start listening:\n" + "".join(self.log))
-        threading.Thread(target=self._drain, args=(self.proc, self.log), daemon=True).start()
+        self.host, self.port = ilion_harness.wait_until_listening(self.proc, self.log, timeout)
         return self
-
-    @staticmethod
-    def _drain(proc, log):
-        for line in proc.stderr:
-            log.append(line)
 
     def kill(self):
         """SIGKILL: no destructors, no final sync."""

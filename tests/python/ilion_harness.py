@@ -84,6 +84,31 @@ def binary():
     return path
 
 
+def wait_until_listening(proc, log, timeout_s):
+    """Reads a started `ilion serve`'s stderr into `log` until it says "listening on", then
+    keeps draining it on a thread (so the server never blocks on a full pipe); returns
+    (host, port). Raises with the log if the server exits or is not listening in time."""
+    deadline = time.time() + timeout_s
+    while True:
+        line = proc.stderr.readline()
+        if not line:
+            proc.wait()
+            raise RuntimeError("ilion exited before listening:\n" + "".join(log))
+        log.append(line)
+        match = re.search(r"listening on (\S+):(\d+)", line)
+        if match:
+            break
+        if time.time() > deadline:
+            raise RuntimeError("ilion did not start listening:\n" + "".join(log))
+
+    def drain():
+        for line in proc.stderr:
+            log.append(line)
+
+    threading.Thread(target=drain, daemon=True).start()
+    return match.group(1), int(match.group(2))
+
+
 class Server:
     """A running ilion process; use as a context manager or call stop()."""
 
@@ -113,24 +138,7 @@ class Server:
         self.proc = subprocess.Popen([binary(), "serve", "--config", self.config_path],
                                      cwd=self.directory,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        deadline = time.time() + 10
-        while True:
-            line = self.proc.stderr.readline()
-            if not line:
-                raise RuntimeError("ilion exited before listening:\n" + "".join(self.log))
-            self.log.append(line)
-            match = re.search(r"listening on (\S+):(\d+)", line)
-            if match:
-                self.host, self.port = match.group(1), int(match.group(2))
-                break
-            if time.time() > deadline:
-                raise RuntimeError("ilion did not start listening:\n" + "".join(self.log))
-        # Keep draining stderr so the server never blocks on a full pipe.
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _drain(self):
-        for line in self.proc.stderr:
-            self.log.append(line)
+        self.host, self.port = wait_until_listening(self.proc, self.log, 10)
 
     def stop(self, sig=signal.SIGTERM, timeout=10):
         """Stops the server with `sig` and returns its exit code."""
