@@ -2,7 +2,8 @@
 //! `<dir>/blobs/`. Its own `flush()` writes its buffers and calls `sync_file_range`, which
 //! neither flushes the disk cache nor file metadata; [`SledEngine::sync`] adds a real
 //! `fdatasync` of the log file and an `fsync` of every blob written since the last sync, so
-//! "synced" means on disk.
+//! "synced" means on disk. Stores created by this version use the *split* layout
+//! (`pieces`), which keeps every value out of those blob files.
 
 use super::engine::{
     open_waiting_for_lock, range_is_empty, Batch, Engine, OpenAttempt, Reopen, Scan,
@@ -16,6 +17,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
+
+mod pieces;
+mod recovery_guard;
+mod split;
 
 /// Files sled creates in its directory; anything else there means it is not ours.
 const SLED_FILES: [&str; 2] = ["conf", "db"];
@@ -37,7 +42,21 @@ pub struct SledEngine {
     /// sled's `flush` runs on its own thread, so a sync can stop waiting for a flush that
     /// a failed write has left stuck.
     flusher: Flusher,
+    /// How values are laid out: split (new stores) or as sled takes them (older stores).
+    layout: Layout,
 }
+
+/// How a sled store lays out its values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// Each value as it is (stores created before the split layout).
+    Plain,
+    /// Tagged values, large ones in pieces ([`pieces`]).
+    Split,
+}
+
+/// How often a reader re-reads a split value whose pieces a writer replaced meanwhile.
+const SPLIT_READ_ATTEMPTS: usize = 16;
 
 /// How often a sync waiting for sled's flush looks whether a write has failed meanwhile.
 const FAILURE_POLL: Duration = Duration::from_millis(20);
@@ -101,10 +120,28 @@ impl SledEngine {
         // so a power cut could leave a store sled cannot parse (found by the power-cut
         // harness, docs/powercut.md). Sync it on every open: cheap, and covers old stores.
         File::open(dir.join("conf"))?.sync_all()?;
-        if fresh {
+        let layout = if fresh {
+            // The marker goes in before anything else; the log is durable in order.
+            db.insert(pieces::LAYOUT_KEY, pieces::LAYOUT_SPLIT)
+                .map_err(sled_err)?;
+            db.flush().map_err(sled_err)?;
+            log.sync_data()?;
             // Make the new files' directory entries durable too.
             File::open(dir)?.sync_all()?;
-        }
+            Layout::Split
+        } else {
+            match db.get(pieces::LAYOUT_KEY).map_err(sled_err)? {
+                None => Layout::Plain,
+                Some(v) if v == pieces::LAYOUT_SPLIT => Layout::Split,
+                Some(v) => {
+                    return Err(Error::Corrupt(format!(
+                        "the sled store in {} has an unknown value layout {:?}",
+                        dir.display(),
+                        String::from_utf8_lossy(&v)
+                    )))
+                }
+            }
+        };
         let flusher = Flusher::start(db.clone())?;
         let engine = SledEngine {
             db,
@@ -114,6 +151,7 @@ impl SledEngine {
             synced_blob: Mutex::new(0),
             failed: AtomicBool::new(false),
             flusher,
+            layout,
         };
         engine.sync_new_blobs()?;
         Ok(engine)
@@ -248,12 +286,24 @@ impl Drop for SledEngine {
 fn open_sled(dir: &Path, cache_bytes: u64) -> Result<sled::Db> {
     // sled releases a dropped store's lock from its background threads.
     open_waiting_for_lock(dir, || {
-        let opened = sled::Config::new()
-            .path(dir)
-            .cache_capacity(cache_bytes)
-            .flush_every_ms(None)
-            .mode(sled::Mode::HighThroughput)
-            .open();
+        let opened = recovery_guard::without_panic(|| {
+            sled::Config::new()
+                .path(dir)
+                .cache_capacity(cache_bytes)
+                .flush_every_ms(None)
+                .mode(sled::Mode::HighThroughput)
+                .open()
+        });
+        let opened = match opened {
+            Ok(opened) => opened,
+            Err(why) => {
+                return OpenAttempt::Failed(format!(
+                    "sled cannot recover it ({why}); the store is damaged (a power cut \
+                     that lost writes sled counted on, or bad bytes): restore it from a \
+                     snapshot"
+                ))
+            }
+        };
         match opened {
             Ok(db) => OpenAttempt::Opened(db),
             Err(sled::Error::Io(io)) if io.to_string().contains("could not acquire lock") => {
@@ -295,6 +345,9 @@ fn to_ivec_bound(b: Bound<Vec<u8>>) -> Bound<sled::IVec> {
 
 impl Engine for SledEngine {
     fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        if self.layout == Layout::Split {
+            return self.get_split(key);
+        }
         match self.db.get(key) {
             Ok(v) => Ok(v.map(|v| v.to_vec())),
             Err(e) => Err(self.note(e)),
@@ -302,6 +355,9 @@ impl Engine for SledEngine {
     }
 
     fn scan(&self, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>, reverse: bool) -> Scan<'_> {
+        if self.layout == Layout::Split {
+            return self.scan_split(lower, upper, reverse);
+        }
         if range_is_empty(&lower, &upper) {
             return Box::new(std::iter::empty());
         }
@@ -320,6 +376,9 @@ impl Engine for SledEngine {
     }
 
     fn apply(&self, batch: Batch) -> Result<()> {
+        if self.layout == Layout::Split {
+            return self.apply_split(batch);
+        }
         self.check_not_failed()?;
         let mut ops = batch.into_ops();
         // A single write is atomic by itself and skips sled's batch lock.
@@ -371,3 +430,6 @@ impl Engine for SledEngine {
         self.check_releasable()
     }
 }
+
+#[cfg(test)]
+mod tests;
