@@ -147,13 +147,18 @@ unset ILION_TEST_REDIS
 # A few kill -9 cycles per engine, the I/O-error tests (a full tmpfs and an aborted loop-mounted
 # ext4 as the data directory: they need root, as CI is, and e2fsprogs), and a short network
 # abuse run without timing judgements (its results page goes to a temporary file).
-step "faults: kill -9 cycles, I/O errors, network abuse smoke"
+step "faults: kill -9 cycles, short soaks, I/O errors, network abuse smoke"
 if ! command -v mkfs.ext4 >/dev/null 2>&1; then
     as_root apt-get update -qq
     DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq e2fsprogs >/dev/null
 fi
 ILION_BIN="$bin" ./scripts/soak-kill.sh 5 sled
 ILION_BIN="$bin" ./scripts/soak-kill.sh 5 fjall
+# The long soak, 30 s per engine: errors and the final checks judged, not the drift.
+soak_out=$(mktemp)
+ILION_BIN="$bin" ./scripts/soak-long.sh 0.5 sled --out "$soak_out"
+ILION_BIN="$bin" ./scripts/soak-long.sh 0.5 fjall --out "$soak_out"
+rm -f "$soak_out"
 as_root env ILION_BIN="$bin" python3 -m pytest -q tests/faults
 abuse_out=$(mktemp)
 OUT="$abuse_out" ILION_BIN="$bin" ./bench/abuse.sh --smoke

@@ -236,25 +236,30 @@ def main():
     try:
         for pr in procs:
             pr.start()
-        last_ops, last_t = [0] * len(OPS), began
+        last_ops, last_t, last_cpu = [0] * len(OPS), began, cpu_seconds(node.proc.pid)
         while time.time() < stop_at - 1:
             time.sleep(max(min(args.interval, stop_at - time.time()), 0.5))
             now = time.time()
             with counts.get_lock():
                 ops = list(counts)
             delta = [a - b for a, b in zip(ops, last_ops)]
+            cpu = cpu_seconds(node.proc.pid)
             samples.append({
                 "minute": (now - began) / 60,
                 "ops_s": sum(delta) / (now - last_t),
                 "by_kind": delta,
                 "errors": errors.value,
                 "rss_mib": node.rss_kib() / 1024,
+                # The server's own CPU per operation: unlike ops/s, it does not follow the
+                # load other work puts on a shared machine.
+                "cpu_us": (cpu - last_cpu) * 1e6 / max(sum(delta), 1),
                 "disk_mib": dir_mib(os.path.join(tmp.name, "data")),
             })
             s = samples[-1]
-            print(f"  {s['minute']:5.1f} min: {s['ops_s']:7.0f} ops/s, rss {s['rss_mib']:.0f} MiB, "
+            print(f"  {s['minute']:5.1f} min: {s['ops_s']:7.0f} ops/s, "
+                  f"{s['cpu_us']:.0f} us CPU/op, rss {s['rss_mib']:.0f} MiB, "
                   f"disk {s['disk_mib']:.0f} MiB, errors {s['errors']}", flush=True)
-            last_ops, last_t = ops, now
+            last_ops, last_t, last_cpu = ops, now, cpu
         got = [models.get(timeout=120) for _ in procs]
         for pr in procs:
             pr.join(timeout=60)
@@ -288,6 +293,13 @@ def main():
     sys.exit(1 if errors.value or problems else 0)
 
 
+def cpu_seconds(pid):
+    """User plus system CPU seconds of process `pid` so far (from /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def window(samples, first):
     """The samples of the first (or last) five minutes, or a third of a shorter run."""
     n = max(1, min(5, len(samples) // 3)) if len(samples) < 15 else 5
@@ -303,6 +315,7 @@ def report(args, seed, samples, total_ops, by_kind, errors, messages, problems, 
     first, last = window(samples, True), window(samples, False)
     f_ops, l_ops = mean([s["ops_s"] for s in first]), mean([s["ops_s"] for s in last])
     f_rss, l_rss = mean([s["rss_mib"] for s in first]), mean([s["rss_mib"] for s in last])
+    f_cpu, l_cpu = mean([s["cpu_us"] for s in first]), mean([s["cpu_us"] for s in last])
     lines = [
         "# Long soak",
         "",
@@ -322,14 +335,16 @@ def report(args, seed, samples, total_ops, by_kind, errors, messages, problems, 
         + ".",
         f"* Throughput, first vs last {len(first)} samples: {f_ops:.0f} vs {l_ops:.0f} ops/s "
         f"(**{l_ops / max(f_ops, 1e-9):.2f}x**).",
+        f"* Server CPU per operation, first vs last {len(first)} samples: {f_cpu:.0f} vs "
+        f"{l_cpu:.0f} µs (**{l_cpu / max(f_cpu, 1e-9):.2f}x**).",
         f"* Server RSS, first vs last {len(first)} samples: {f_rss:.0f} vs {l_rss:.0f} MiB "
         f"(**{l_rss / max(f_rss, 1e-9):.2f}x**).",
         "",
-        "| minute | ops/s | errors so far | RSS MiB | data dir MiB |",
-        "|---|---|---|---|---|",
+        "| minute | ops/s | server CPU µs/op | errors so far | RSS MiB | data dir MiB |",
+        "|---|---|---|---|---|---|",
     ]
-    lines += [f"| {s['minute']:.1f} | {s['ops_s']:.0f} | {s['errors']} | {s['rss_mib']:.0f} | "
-              f"{s['disk_mib']:.0f} |" for s in samples]
+    lines += [f"| {s['minute']:.1f} | {s['ops_s']:.0f} | {s['cpu_us']:.0f} | {s['errors']} | "
+              f"{s['rss_mib']:.0f} | {s['disk_mib']:.0f} |" for s in samples]
     if messages or problems:
         lines += ["", "Problems (first 20):", ""]
         lines += [f"* {m}" for m in (messages + problems)[:20]]
