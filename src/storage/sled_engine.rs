@@ -19,6 +19,7 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 mod pieces;
+mod real_sync;
 mod recovery_guard;
 mod split;
 
@@ -111,6 +112,15 @@ impl SledEngine {
     /// so; it is never reset.
     pub fn open(dir: &Path, cache_bytes: u64) -> Result<SledEngine> {
         let fresh = check_directory(dir)?;
+        if let Err(why) = real_sync::install() {
+            static WARNED: std::sync::Once = std::sync::Once::new();
+            WARNED.call_once(|| {
+                tracing::warn!(
+                    "cannot turn sled's sync_file_range into fsync ({why}): a power cut may \
+                     lose writes sled counted as stable (docs/durability.md#fdatasync)"
+                )
+            });
+        }
         let db = open_sled(dir, cache_bytes)?;
         let log = OpenOptions::new()
             .read(true)

@@ -27,6 +27,7 @@ fn fsync(id: u64, fd: i32) -> [Rec; 2] {
             kind: SyncKind::Fsync,
             fd,
             tid: 1,
+            thread: "ilion-sync".into(),
         },
         Rec::SyncEnd { id, ret: 0 },
     ]
@@ -142,6 +143,7 @@ fn a_sync_that_has_not_ended_promises_nothing_and_a_rename_is_all_or_nothing() {
         kind: SyncKind::Fsync,
         fd: 4,
         tid: 1,
+        thread: "ilion-sync".into(),
     });
     let unfinished = recs.len();
     recs.push(Rec::SyncEnd { id: 4, ret: 0 });

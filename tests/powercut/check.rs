@@ -48,18 +48,22 @@ impl Report {
     }
 }
 
+/// The name of ilion's syncer thread, whose syncs are the ones periodic mode promises by.
+const SYNCER: &str = "ilion-sync";
+
 /// Acknowledgements before this record must survive a cut at `cut`. Batch mode: all of
-/// them. Periodic mode: those acknowledged before the end of the commit-log sync preceding
-/// the last completed one (by the same thread: the syncer's syncs run one after another, so
-/// the last one started writing after the one before it ended, and covers everything
-/// acknowledged by then).
+/// them. Periodic mode: those acknowledged before the end of the syncer's commit-log sync
+/// preceding its last completed one (the syncer's syncs run one after another, so the last
+/// one started writing after the one before it ended, and covers everything acknowledged by
+/// then). Syncs on other threads — sled's own `fsync` after each log-buffer write — cover
+/// only what was written out, not every acknowledged write, so they promise nothing here.
 pub fn required_before(t: &Timeline, cut: usize, mode: &str) -> usize {
     if mode == "batch" {
         return cut;
     }
     let mut by_thread: HashMap<i32, Vec<usize>> = HashMap::new();
     for s in &t.syncs {
-        let real = matches!(s.kind, SyncKind::Fsync | SyncKind::Fdatasync);
+        let real = matches!(s.kind, SyncKind::Fsync | SyncKind::Fdatasync) && s.thread == SYNCER;
         if let (true, true, true, Some(end)) = (real, s.commit_log, s.ok, s.end) {
             if end < cut {
                 by_thread.entry(s.tid).or_default().push(end);

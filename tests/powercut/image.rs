@@ -62,6 +62,8 @@ pub struct Sync {
     /// The inode synced (None: the whole file system).
     pub ino: Option<usize>,
     pub tid: i32,
+    /// The calling thread's name (ilion's syncer is `ilion-sync`).
+    pub thread: String,
     /// A sync of the engine's commit log (sled's `db`, fjall's `*.jnl`).
     pub commit_log: bool,
 }
@@ -177,7 +179,13 @@ impl Timeline {
                         m => return Err(format!("fallocate mode {m} is not modelled")),
                     }
                 }
-                Rec::SyncBegin { id, kind, fd, tid } => {
+                Rec::SyncBegin {
+                    id,
+                    kind,
+                    fd,
+                    tid,
+                    thread,
+                } => {
                     let (ino, commit_log) = match kind {
                         SyncKind::Sync | SyncKind::Syncfs => (None, false),
                         _ => {
@@ -193,6 +201,7 @@ impl Timeline {
                         kind: *kind,
                         ino,
                         tid: *tid,
+                        thread: thread.clone(),
                         commit_log,
                     });
                 }

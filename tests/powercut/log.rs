@@ -58,6 +58,8 @@ pub enum Rec {
         kind: SyncKind,
         fd: i32,
         tid: i32,
+        /// The calling thread's name.
+        thread: String,
     },
     SyncEnd {
         id: u64,
@@ -180,11 +182,15 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Rec>, String> {
                     4 => SyncKind::Syncfs,
                     _ => SyncKind::Sync,
                 };
+                let (fd, tid) = (r.i32()?, r.i32()?);
+                let name = r.take(16)?;
+                let len = name.iter().position(|&b| b == 0).unwrap_or(name.len());
                 Rec::SyncBegin {
                     id,
                     kind,
-                    fd: r.i32()?,
-                    tid: r.i32()?,
+                    fd,
+                    tid,
+                    thread: String::from_utf8_lossy(&name[..len]).into_owned(),
                 }
             }
             9 => Rec::SyncEnd {
