@@ -52,8 +52,8 @@ pub struct SledEngine {
 enum Layout {
     /// Each value as it is (stores created before the split layout).
     Plain,
-    /// Tagged values, large ones in pieces ([`pieces`]).
-    Split,
+    /// Tagged values, large ones in pieces of these sizes ([`pieces`]).
+    Split(pieces::Sizes),
 }
 
 /// How often a reader re-reads a split value whose pieces a writer replaced meanwhile.
@@ -112,6 +112,11 @@ impl SledEngine {
     /// so; it is never reset.
     pub fn open(dir: &Path, cache_bytes: u64) -> Result<SledEngine> {
         let fresh = check_directory(dir)?;
+        // sled refuses a segment size other than the one a store was made with.
+        let segment_size = match recorded_segment_size(dir)? {
+            Some(size) => size,
+            None => pieces::NEW_STORE_SEGMENT,
+        };
         if let Err(why) = real_sync::install() {
             static WARNED: std::sync::Once = std::sync::Once::new();
             WARNED.call_once(|| {
@@ -121,7 +126,7 @@ impl SledEngine {
                 )
             });
         }
-        let db = open_sled(dir, cache_bytes)?;
+        let db = open_sled(dir, cache_bytes, segment_size)?;
         let log = OpenOptions::new()
             .read(true)
             .write(true)
@@ -138,11 +143,13 @@ impl SledEngine {
             log.sync_data()?;
             // Make the new files' directory entries durable too.
             File::open(dir)?.sync_all()?;
-            Layout::Split
+            Layout::Split(pieces::Sizes::for_segment(segment_size))
         } else {
             match db.get(pieces::LAYOUT_KEY).map_err(sled_err)? {
                 None => Layout::Plain,
-                Some(v) if v == pieces::LAYOUT_SPLIT => Layout::Split,
+                Some(v) if v == pieces::LAYOUT_SPLIT => {
+                    Layout::Split(pieces::Sizes::for_segment(segment_size))
+                }
                 Some(v) => {
                     return Err(Error::Corrupt(format!(
                         "the sled store in {} has an unknown value layout {:?}",
@@ -293,13 +300,42 @@ impl Drop for SledEngine {
     }
 }
 
-fn open_sled(dir: &Path, cache_bytes: u64) -> Result<sled::Db> {
+/// The log segment size sled recorded in the store's `conf`, or None for a new store.
+fn recorded_segment_size(dir: &Path) -> Result<Option<usize>> {
+    let conf = dir.join("conf");
+    // sled's `conf` is text followed by a binary checksum.
+    let text = match fs::read(&conf) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(Error::Storage(format!(
+                "cannot read {}: {e}",
+                conf.display()
+            )))
+        }
+    };
+    let size = text
+        .lines()
+        .find_map(|line| line.strip_prefix("segment_size: "))
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|v| v.is_power_of_two() && (256..=1 << 24).contains(v));
+    match size {
+        Some(size) => Ok(Some(size)),
+        None => Err(Error::Corrupt(format!(
+            "cannot open the store in {}: sled's `conf` names no valid segment_size",
+            dir.display()
+        ))),
+    }
+}
+
+fn open_sled(dir: &Path, cache_bytes: u64, segment_size: usize) -> Result<sled::Db> {
     // sled releases a dropped store's lock from its background threads.
     open_waiting_for_lock(dir, || {
         let opened = recovery_guard::without_panic(|| {
             sled::Config::new()
                 .path(dir)
                 .cache_capacity(cache_bytes)
+                .segment_size(segment_size)
                 .flush_every_ms(None)
                 .mode(sled::Mode::HighThroughput)
                 .open()
@@ -355,7 +391,7 @@ fn to_ivec_bound(b: Bound<Vec<u8>>) -> Bound<sled::IVec> {
 
 impl Engine for SledEngine {
     fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        if self.layout == Layout::Split {
+        if let Layout::Split(_) = self.layout {
             return self.get_split(key);
         }
         match self.db.get(key) {
@@ -365,7 +401,7 @@ impl Engine for SledEngine {
     }
 
     fn scan(&self, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>, reverse: bool) -> Scan<'_> {
-        if self.layout == Layout::Split {
+        if let Layout::Split(_) = self.layout {
             return self.scan_split(lower, upper, reverse);
         }
         if range_is_empty(&lower, &upper) {
@@ -386,8 +422,8 @@ impl Engine for SledEngine {
     }
 
     fn apply(&self, batch: Batch) -> Result<()> {
-        if self.layout == Layout::Split {
-            return self.apply_split(batch);
+        if let Layout::Split(sizes) = self.layout {
+            return self.apply_split(sizes, batch);
         }
         self.check_not_failed()?;
         let mut ops = batch.into_ops();

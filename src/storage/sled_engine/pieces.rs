@@ -3,13 +3,13 @@
 //! acknowledged writes after a power cut (it unlinks a superseded blob before the record
 //! replacing it is durable; `docs/powercut.md`), and where its flush can stay stuck after a
 //! failed write (`docs/faults.md#recovery`). sled moves a page to a blob file when its
-//! serialized form passes a quarter of a 512 KiB segment; a leaf page holds up to 16 entries
-//! before it splits, so an entry of at most [`INLINE_MAX`] bytes keeps a page well below.
+//! serialized form passes a quarter of a log segment; a leaf page holds up to 16 entries
+//! before it splits, so entries of at most [`Sizes::inline_max`] bytes keep a page below it.
 //!
 //! ```text
-//! value       00 | bytes                                      key + value ≤ INLINE_MAX
-//!             01 | length:u64 | pieces:u32 | crc32c:u32       otherwise (a stub)
-//! piece i     FFFFFFFF 'p' | key length:u32 | key | i:u32  →  PIECE_BYTES of the value
+//! value       00 | bytes                                      key + value ≤ inline_max
+//!             01 | length:u64 | pieces:u32 | piece size:u32 | crc32:u32   otherwise (a stub)
+//! piece i     FFFFFFFF 'p' | key length:u32 | key | i:u32  →  piece size bytes of the value
 //! layout      FFFFFFFF "layout"  →  "split-1"                 written when the store is made
 //! ```
 //!
@@ -35,21 +35,45 @@ pub(super) const LAYOUT_SPLIT: &[u8] = b"split-1";
 /// The prefix of every piece key.
 const PIECE_PREFIX: &[u8] = b"\xFF\xFF\xFF\xFFp";
 
-/// A key and value together at most this long are stored as one sled entry.
-pub(super) const INLINE_MAX: usize = 5 * 1024;
+/// The log segment size of new sled stores (sled's default is 512 KiB): a larger segment
+/// raises the blob threshold, so cells of tens of kB stay inline, and sled writes (and, with
+/// `real_sync`, fsyncs) its log in larger buffers.
+pub(super) const NEW_STORE_SEGMENT: usize = 2 << 20;
 
-/// The bytes of a split value each piece carries (the last one the rest).
-pub(super) const PIECE_BYTES: usize = 4 * 1024;
+/// How large entries may be in a store, from its sled segment size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Sizes {
+    /// A key and value together at most this long are stored as one sled entry.
+    pub(super) inline_max: usize,
+    /// The bytes of a split value each piece carries (the last one the rest).
+    pub(super) piece_bytes: usize,
+}
+
+impl Sizes {
+    /// Sizes for a store with sled segments of `segment_size` bytes: sled's blob threshold is
+    /// a quarter segment less a 20-byte header; a leaf may briefly hold a few entries more
+    /// than the 16 it splits beyond, so an entry gets a twentieth of that, and a piece leaves
+    /// 1 KiB of it for its key.
+    pub(super) fn for_segment(segment_size: usize) -> Sizes {
+        let threshold = (segment_size / 4).saturating_sub(20);
+        let inline_max = (threshold / 20) & !1023;
+        Sizes {
+            inline_max,
+            piece_bytes: inline_max.saturating_sub(1024).max(1024),
+        }
+    }
+}
 
 /// The longest split value a stub may claim: beyond any Thrift frame ilion accepts, so a
 /// damaged stub cannot make a reader or writer walk billions of pieces.
 const MAX_SPLIT_LEN: u64 = 1 << 31;
 
+/// The largest piece a stub may claim.
+const MAX_PIECE: u32 = 16 << 20;
+
 const INLINE: u8 = 0;
 const SPLIT: u8 = 1;
-const STUB_LEN: usize = 1 + 8 + 4 + 4;
-
-const CRC32C: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISCSI);
+const STUB_LEN: usize = 1 + 8 + 4 + 4 + 4;
 
 /// True for a key in the layout's own range.
 pub(super) fn is_reserved(key: &[u8]) -> bool {
@@ -72,6 +96,7 @@ pub(super) fn below_reserved(upper: Bound<Vec<u8>>) -> Bound<Vec<u8>> {
 pub(super) struct Stub {
     len: u64,
     pieces: u32,
+    piece_bytes: u32,
     crc: u32,
 }
 
@@ -97,14 +122,22 @@ pub(super) fn decode<'a>(key: &[u8], stored: &'a [u8]) -> Result<Stored<'a>> {
         Some((&SPLIT, rest)) if rest.len() == STUB_LEN - 1 => {
             let len = u64::from_be_bytes(rest[..8].try_into().unwrap_or_default());
             let pieces = u32::from_be_bytes(rest[8..12].try_into().unwrap_or_default());
-            let crc = u32::from_be_bytes(rest[12..16].try_into().unwrap_or_default());
+            let piece_bytes = u32::from_be_bytes(rest[12..16].try_into().unwrap_or_default());
+            let crc = u32::from_be_bytes(rest[16..20].try_into().unwrap_or_default());
             if len == 0
                 || len > MAX_SPLIT_LEN
-                || u64::from(pieces) != len.div_ceil(PIECE_BYTES as u64)
+                || piece_bytes == 0
+                || piece_bytes > MAX_PIECE
+                || u64::from(pieces) != len.div_ceil(u64::from(piece_bytes))
             {
                 return Err(corrupt(key, "a split value's header is inconsistent"));
             }
-            Ok(Stored::Split(Stub { len, pieces, crc }))
+            Ok(Stored::Split(Stub {
+                len,
+                pieces,
+                piece_bytes,
+                crc,
+            }))
         }
         Some((&SPLIT, _)) => Err(corrupt(key, "a split value's header has the wrong length")),
         Some((tag, _)) => Err(corrupt(key, &format!("unknown value tag {tag}"))),
@@ -121,8 +154,8 @@ pub(super) fn piece_count(key: &[u8], stored: &[u8]) -> u32 {
 }
 
 /// True when `value` under `key` is stored in pieces.
-pub(super) fn needs_split(key: &[u8], value: &[u8]) -> bool {
-    key.len() + value.len() > INLINE_MAX
+pub(super) fn needs_split(sizes: Sizes, key: &[u8], value: &[u8]) -> bool {
+    key.len() + value.len() > sizes.inline_max
 }
 
 /// `value` as stored inline.
@@ -159,15 +192,17 @@ pub(super) fn pieces_from(key: &[u8], from: u32) -> Result<(Vec<u8>, Vec<u8>)> {
 pub(super) type Pieces = Vec<(Vec<u8>, Vec<u8>)>;
 
 /// The stub and the pieces that store `value` under `key`.
-pub(super) fn split(key: &[u8], value: &[u8]) -> Result<(Vec<u8>, Pieces)> {
+pub(super) fn split(sizes: Sizes, key: &[u8], value: &[u8]) -> Result<(Vec<u8>, Pieces)> {
     let len = value.len() as u64;
     if len > MAX_SPLIT_LEN {
         return Err(Error::Storage(format!(
             "a value of {len} bytes is larger than a store value may be ({MAX_SPLIT_LEN})"
         )));
     }
-    let mut pieces = Vec::with_capacity(value.len().div_ceil(PIECE_BYTES));
-    for (index, bytes) in value.chunks(PIECE_BYTES).enumerate() {
+    let piece_bytes = u32::try_from(sizes.piece_bytes.clamp(1, MAX_PIECE as usize))
+        .map_err(|_| Error::Storage("piece size out of range".into()))?;
+    let mut pieces = Vec::with_capacity(value.len().div_ceil(piece_bytes as usize));
+    for (index, bytes) in value.chunks(piece_bytes as usize).enumerate() {
         let index = u32::try_from(index).map_err(|_| Error::Storage("value too large".into()))?;
         pieces.push((piece_key(key, index)?, bytes.to_vec()));
     }
@@ -177,7 +212,8 @@ pub(super) fn split(key: &[u8], value: &[u8]) -> Result<(Vec<u8>, Pieces)> {
     stub.push(SPLIT);
     stub.extend_from_slice(&len.to_be_bytes());
     stub.extend_from_slice(&count.to_be_bytes());
-    stub.extend_from_slice(&CRC32C.checksum(value).to_be_bytes());
+    stub.extend_from_slice(&piece_bytes.to_be_bytes());
+    stub.extend_from_slice(&crc32fast::hash(value).to_be_bytes());
     Ok((stub, pieces))
 }
 
@@ -201,7 +237,7 @@ where
         expected += 1;
     }
     let whole = expected == stub.pieces && value.len() as u64 == stub.len;
-    Ok((whole && CRC32C.checksum(&value) == stub.crc).then_some(value))
+    Ok((whole && crc32fast::hash(&value) == stub.crc).then_some(value))
 }
 
 /// The range of the pieces of `stub` under `key`, for [`assemble`].

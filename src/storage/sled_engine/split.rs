@@ -3,7 +3,7 @@
 //! becomes its stored value, its pieces, and the removal of pieces its key's previous value
 //! had beyond the new one's — all in one atomic sled batch.
 
-use super::pieces::{self, Stored};
+use super::pieces::{self, Sizes, Stored};
 use super::{SledEngine, SPLIT_READ_ATTEMPTS};
 use crate::error::{Error, Result};
 use crate::storage::engine::{Batch, KvPair, Scan};
@@ -80,7 +80,7 @@ impl SledEngine {
 
     /// Applies `batch` atomically. Writers of one key are serialised by the caller (a row's
     /// lock), so the previous value read here is the one the batch replaces.
-    pub(super) fn apply_split(&self, batch: Batch) -> Result<()> {
+    pub(super) fn apply_split(&self, sizes: Sizes, batch: Batch) -> Result<()> {
         self.check_not_failed()?;
         let mut last: HashMap<Vec<u8>, Option<Vec<u8>>> = HashMap::new();
         for (key, value) in batch.into_ops() {
@@ -100,11 +100,11 @@ impl SledEngine {
             let mut kept = 0;
             match value {
                 None => writes.push((key.clone(), None)),
-                Some(v) if !pieces::needs_split(&key, &v) => {
+                Some(v) if !pieces::needs_split(sizes, &key, &v) => {
                     writes.push((key.clone(), Some(pieces::inline(&v))))
                 }
                 Some(v) => {
-                    let (stub, parts) = pieces::split(&key, &v)?;
+                    let (stub, parts) = pieces::split(sizes, &key, &v)?;
                     kept = parts.len() as u32;
                     writes.push((key.clone(), Some(stub)));
                     writes.extend(parts.into_iter().map(|(k, b)| (k, Some(b))));

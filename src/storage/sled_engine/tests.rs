@@ -2,10 +2,18 @@
 //! read back whole through every read path, leave no pieces behind, stay consistent under a
 //! concurrent writer, and older stores keep their plain values.
 
-use super::pieces::{self, INLINE_MAX, PIECE_BYTES};
+use super::pieces::{self, Sizes};
 use super::*;
 use crate::storage::engine::{Batch, KvPair};
 use std::ops::Bound;
+
+/// The split layout's sizes of `engine`.
+fn sizes(engine: &SledEngine) -> Sizes {
+    match engine.layout {
+        Layout::Split(sizes) => sizes,
+        Layout::Plain => panic!("a new store is not in the split layout"),
+    }
+}
 
 fn value(seed: u8, len: usize) -> Vec<u8> {
     (0..len)
@@ -44,13 +52,13 @@ fn all(engine: &SledEngine, reverse: bool) -> Vec<KvPair> {
 fn large_values_never_reach_sleds_blob_files() {
     let dir = tempfile::tempdir().unwrap();
     let engine = SledEngine::open(dir.path(), 4 << 20).unwrap();
-    assert_eq!(engine.layout, Layout::Split);
+    let inline_max = sizes(&engine).inline_max;
     let mut expected = Vec::new();
     for row in 0u32..300 {
         let key = [&[0, 0, 0, 7][..], &row.to_be_bytes()].concat();
         let len = match row % 3 {
             0 => 40 * 1024,
-            1 => INLINE_MAX - key.len() + 1,
+            1 => inline_max - key.len() + 1,
             _ => 100,
         };
         let v = value(row as u8, len);
@@ -59,9 +67,9 @@ fn large_values_never_reach_sleds_blob_files() {
         } else {
             let mut batch = Batch::default();
             batch.put(key.clone(), v.clone());
-            batch.put([&key[..], b"x"].concat(), value(1, 9000));
+            batch.put([&key[..], b"x"].concat(), value(1, 90_000));
             engine.apply(batch).unwrap();
-            expected.push(([&key[..], b"x"].concat(), value(1, 9000)));
+            expected.push(([&key[..], b"x"].concat(), value(1, 90_000)));
         }
         expected.push((key, v));
     }
@@ -108,18 +116,19 @@ fn single(key: Vec<u8>, value: Vec<u8>) -> Batch {
 fn a_split_value_shrinks_grows_and_goes_without_leaving_pieces() {
     let dir = tempfile::tempdir().unwrap();
     let engine = SledEngine::open(dir.path(), 4 << 20).unwrap();
+    let piece_bytes = sizes(&engine).piece_bytes;
     let key = vec![0, 0, 0, 5, 1];
     // Another key whose pieces sit next to this one's and must be left alone.
     let neighbour = vec![0, 0, 0, 5, 1, 0];
     engine
-        .apply(single(neighbour.clone(), value(9, 3 * PIECE_BYTES)))
+        .apply(single(neighbour.clone(), value(9, 3 * piece_bytes)))
         .unwrap();
     let steps: [(usize, usize); 5] = [
-        (10 * PIECE_BYTES, 10),
-        (3 * PIECE_BYTES - 7, 3),
-        (12 * PIECE_BYTES + 1, 13),
+        (10 * piece_bytes, 10),
+        (3 * piece_bytes - 7, 3),
+        (12 * piece_bytes + 1, 13),
         (200, 0),
-        (5 * PIECE_BYTES, 5),
+        (5 * piece_bytes, 5),
     ];
     for (i, (len, pieces_expected)) in steps.into_iter().enumerate() {
         let v = value(i as u8, len);
@@ -134,15 +143,15 @@ fn a_split_value_shrinks_grows_and_goes_without_leaving_pieces() {
     assert_eq!(piece_keys(&engine), 3);
     assert_eq!(
         engine.get(&neighbour).unwrap(),
-        Some(value(9, 3 * PIECE_BYTES))
+        Some(value(9, 3 * piece_bytes))
     );
 
     // A later write to the same key in one batch wins, with its pieces only.
     let mut batch = Batch::default();
-    batch.put(key.clone(), value(1, 8 * PIECE_BYTES));
-    batch.put(key.clone(), value(2, 2 * PIECE_BYTES));
+    batch.put(key.clone(), value(1, 8 * piece_bytes));
+    batch.put(key.clone(), value(2, 2 * piece_bytes));
     engine.apply(batch).unwrap();
-    assert_eq!(engine.get(&key).unwrap(), Some(value(2, 2 * PIECE_BYTES)));
+    assert_eq!(engine.get(&key).unwrap(), Some(value(2, 2 * piece_bytes)));
     assert_eq!(piece_keys(&engine), 5);
 }
 
@@ -156,7 +165,10 @@ fn split_values_survive_reopen_and_the_layout_is_kept() {
         engine.sync().unwrap();
     }
     let engine = SledEngine::open(dir.path(), 4 << 20).unwrap();
-    assert_eq!(engine.layout, Layout::Split);
+    assert_eq!(
+        engine.layout,
+        Layout::Split(Sizes::for_segment(pieces::NEW_STORE_SEGMENT))
+    );
     assert_eq!(engine.get(&key).unwrap(), Some(value(4, 50_000)));
 }
 
@@ -223,11 +235,14 @@ fn the_reserved_range_is_refused_to_writers_and_hidden_from_readers() {
 fn damaged_stubs_and_pieces_are_errors_not_panics() {
     let dir = tempfile::tempdir().unwrap();
     let engine = SledEngine::open(dir.path(), 4 << 20).unwrap();
+    let piece_bytes = sizes(&engine).piece_bytes;
     let key = vec![0, 0, 0, 2];
-    engine.apply(single(key.clone(), value(6, 30_000))).unwrap();
+    engine
+        .apply(single(key.clone(), value(6, 3 * piece_bytes)))
+        .unwrap();
     // A piece changed behind the stub's back.
     let piece = pieces::piece_key(&key, 2).unwrap();
-    engine.db.insert(piece, vec![0; PIECE_BYTES]).unwrap();
+    engine.db.insert(piece, vec![0; piece_bytes]).unwrap();
     let err = engine.get(&key).unwrap_err();
     assert!(matches!(err, Error::Corrupt(_)), "{err}");
     assert!(engine
@@ -237,16 +252,25 @@ fn damaged_stubs_and_pieces_are_errors_not_panics() {
     let mut huge = vec![1];
     huge.extend_from_slice(&u64::MAX.to_be_bytes());
     huge.extend_from_slice(&u32::MAX.to_be_bytes());
+    huge.extend_from_slice(&4096u32.to_be_bytes());
     huge.extend_from_slice(&0u32.to_be_bytes());
-    for bad in [huge, vec![1, 2, 3], vec![7, 1], vec![]] {
+    // A header whose piece size is zero.
+    let mut zero = vec![1];
+    zero.extend_from_slice(&100u64.to_be_bytes());
+    zero.extend_from_slice(&1u32.to_be_bytes());
+    zero.extend_from_slice(&0u32.to_be_bytes());
+    zero.extend_from_slice(&0u32.to_be_bytes());
+    for bad in [huge, zero, vec![1, 2, 3], vec![7, 1], vec![]] {
         engine.db.insert(&key, bad.clone()).unwrap();
         assert!(
             matches!(engine.get(&key), Err(Error::Corrupt(_))),
             "{bad:?}"
         );
         // Overwriting damage is allowed, and leaves a readable value.
-        engine.apply(single(key.clone(), value(7, 10_000))).unwrap();
-        assert_eq!(engine.get(&key).unwrap(), Some(value(7, 10_000)));
+        engine
+            .apply(single(key.clone(), value(7, 2 * piece_bytes)))
+            .unwrap();
+        assert_eq!(engine.get(&key).unwrap(), Some(value(7, 2 * piece_bytes)));
     }
 }
 
@@ -254,9 +278,10 @@ fn damaged_stubs_and_pieces_are_errors_not_panics() {
 fn readers_see_whole_values_while_a_writer_replaces_them() {
     let dir = tempfile::tempdir().unwrap();
     let engine = Arc::new(SledEngine::open(dir.path(), 4 << 20).unwrap());
+    let piece_bytes = sizes(&engine).piece_bytes;
     let key = vec![0, 0, 0, 4];
     let versions: Vec<Vec<u8>> = (0..4u8)
-        .map(|i| value(i * 40, (7 + 3 * i as usize) * PIECE_BYTES - i as usize))
+        .map(|i| value(i * 40, (7 + 3 * i as usize) * piece_bytes - i as usize))
         .collect();
     engine
         .apply(single(key.clone(), versions[0].clone()))
@@ -298,7 +323,7 @@ proptest::proptest! {
         key in proptest::collection::vec(proptest::num::u8::ANY, 0..40),
     ) {
         let _ = pieces::decode(&key, &stored);
-        let (stub, parts) = pieces::split(&key, &value).unwrap();
+        let (stub, parts) = pieces::split(Sizes::for_segment(512 << 10), &key, &value).unwrap();
         let pieces::Stored::Split(decoded) = pieces::decode(&key, &stub).unwrap() else {
             panic!("a stub did not decode as one");
         };
