@@ -8,9 +8,14 @@ defaults), one run, in order:
   4. abused: the same open loop while bench/abuser.py runs every kind of hostile
      connection (garbage, slowloris, silent, half-closed, non-reading, oversized, floods);
   5. after: one more new connection must be served, and SIGTERM must exit 0.
+The abuser runs at nice 10 (docs/faults.md#abuse says why not lower): whatever the server
+spends on the abuse stays in the server, at normal priority. Each measured run reports the
+CPU seconds of the server, of `ilion stress`, of the abuser and of everything else on the
+machine, so a reader sees who used the cores.
 The server's RSS is sampled every half second. Writes the results page (bench/ABUSE.md by
 default). The legitimate p99 must stay within 2x of the clean run's, no legitimate call may
-fail, and the RSS must stay within the clean run's peak plus a budget; exit 1 otherwise.
+fail, the RSS must stay within the clean run's peak plus a budget, and other work must have
+left the machine alone (at most 10% of its CPU during each measured run); exit 1 otherwise.
 With --smoke (CI) the phases are a few seconds and only the functional checks count.
 """
 
@@ -18,6 +23,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import subprocess
 import sys
@@ -31,9 +37,53 @@ from faults_common import Node, ilion_harness, rss_kib  # noqa: E402
 
 MAX_CONNECTIONS = 128
 RSS_BUDGET_MIB = 64
+# Other work on the machine, as a share of its CPU during a measured run, past which the
+# timings measure that work rather than the abuse: such a run cannot pass.
+OTHER_WORK_LIMIT = 0.10
 # The smoke run shortens the read timeout so slow senders and non-readers are cut quickly.
 SMOKE_READ_TIMEOUT = 5
 THREADS = 16
+# /proc times are in USER_HZ, 100 on every Linux architecture.
+USER_HZ = os.sysconf("SC_CLK_TCK")
+PRIORITIES = {
+    # Preempted by any normal thread that wakes, runs on what the others leave idle; on a
+    # busy machine it is starved and sends less (docs/faults.md#abuse).
+    "idle": lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0)),
+    "nice10": lambda: os.nice(10),
+    "normal": None,
+}
+PRIORITY_NAMES = {"idle": "under SCHED_IDLE", "nice10": "at nice 10", "normal": "at normal priority"}
+
+
+def proc_cpu(pid):
+    """CPU seconds process `pid` has used so far (user + system, all threads)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / USER_HZ
+
+
+def cpu_now(server_pid, abuser_pid=None):
+    """CPU seconds so far: the server's, the abuser's, this script's, and the whole machine's
+    busy and niced time (from /proc/stat, steal and idle left out)."""
+    server = proc_cpu(server_pid)
+    abuser = proc_cpu(abuser_pid) if abuser_pid else 0.0
+    with open("/proc/stat") as f:
+        user, nice, system, _idle, _iowait, irq, softirq = map(int, f.readline().split()[1:8])
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return {"server": server, "abuser": abuser, "driver": own.ru_utime + own.ru_stime,
+            "busy": (user + nice + system + irq + softirq) / USER_HZ, "niced": nice / USER_HZ}
+
+
+def cpu_used(before, after, stress_s):
+    """What each used between two `cpu_now`s; `stress_s` is the stress run's own figure."""
+    used = {k: after[k] - before[k] for k in before}
+    used["stress"] = stress_s
+    mine = used["server"] + used["abuser"] + used["driver"] + stress_s
+    used["other"] = max(used["busy"] - mine, 0)
+    return used
 
 
 class RssSampler(threading.Thread):
@@ -60,7 +110,7 @@ def stress(node, work, name, *args):
     cmd = [ilion_harness.binary(), "stress", "-h", node.host, "-p", str(node.port),
            "-i", "1000", "--json", out] + [str(a) for a in args]
     run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if run.returncode not in (0, 1):
+    if run.returncode not in (0, 1) or not os.path.exists(out):
         raise RuntimeError(f"stress {name} could not run: {run.stderr}")
     with open(out) as f:
         return json.load(f)
@@ -74,6 +124,8 @@ def main():
     p.add_argument("--cal", type=int, default=20)
     p.add_argument("--keys", type=int, default=50000)
     p.add_argument("--warmup", type=int, default=30, help="seconds of load before measuring")
+    p.add_argument("--abuser-priority", choices=sorted(PRIORITIES), default="nice10",
+                   help="CPU priority of the abuser process (idle: SCHED_IDLE)")
     args = p.parse_args()
     if args.smoke:
         args.secs, args.cal, args.keys, args.warmup = 6, 3, 2000, 2
@@ -83,6 +135,7 @@ def main():
         elements["ThriftReadTimeoutInSeconds"] = str(SMOKE_READ_TIMEOUT)
     node = Node(work, sync="periodic", elements=elements).start()
     failures = []
+    load_before = open("/proc/loadavg").read().split()[:3]
     try:
         stress(node, work, "preload", "-o", "insert", "-n", args.keys, "-t", THREADS)
         common = ["-o", "mixed", "-r", "-n", args.keys, "-t", THREADS]
@@ -93,29 +146,36 @@ def main():
         stress(node, work, "warmup", *common, "--duration", args.warmup, "--rate", rate)
         sampler = RssSampler(node.proc.pid)
         sampler.start()
+        before = cpu_now(node.proc.pid)
         clean = stress(node, work, "clean", *common, "--duration", args.secs, "--rate", rate)
+        clean_cpu = cpu_used(before, cpu_now(node.proc.pid), clean.get("client_cpu_s") or 0)
         clean_rss = sampler.stop()
 
         sampler = RssSampler(node.proc.pid)
         sampler.start()
         # The load first (its connections open), the abuse a second later until its end.
         result = {}
+        before = cpu_now(node.proc.pid)
         load = threading.Thread(target=lambda: result.update(abused=stress(
             node, work, "abused", *common, "--duration", args.secs, "--rate", rate)))
         load.start()
         time.sleep(1)
-        # Niced: a real attacker's own CPU is on other machines; only what it sends counts.
         abuser = subprocess.Popen(
-            ["nice", "-n", "10", sys.executable, os.path.join(HERE, "abuser.py"), "--host", node.host,
+            [sys.executable, os.path.join(HERE, "abuser.py"), "--host", node.host,
              "--port", str(node.port), "--seconds", str(args.secs - 1)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            preexec_fn=PRIORITIES[args.abuser_priority])
         load.join()
+        # Read while the abuser still runs: its last held connections outlast the load.
+        after = cpu_now(node.proc.pid, abuser.pid)
         abused = result["abused"]
         out, err = abuser.communicate(timeout=args.secs + 180)
         abused_rss = sampler.stop()
         if abuser.returncode != 0:
             raise RuntimeError(f"abuser failed: {err}")
         seen = json.loads(out.strip().splitlines()[-1])
+        abused_cpu = cpu_used(before, after, abused.get("client_cpu_s") or 0)
+        abused_cpu["abuser_total"] = seen.pop("abuser_cpu_s", 0)
         after_rss = node.rss_kib() / 1024
 
         client = node.connect()
@@ -126,6 +186,7 @@ def main():
         if node.proc.poll() is None:
             node.kill()
         shutil.rmtree(work, ignore_errors=True)
+    load_after = open("/proc/loadavg").read().split()[:3]
 
     ratio = abused["latency"]["p99_ms"] / max(clean["latency"]["p99_ms"], 1e-6)
     # What must hold in every run, smoke included.
@@ -148,13 +209,21 @@ def main():
     if not seen.get("newlegit_ok"):
         failures.append("no new connection was served during the abuse")
     if not args.smoke:
+        for name, used in (("clean", clean_cpu), ("abused", abused_cpu)):
+            share = used["other"] / (os.cpu_count() * args.secs)
+            if share > OTHER_WORK_LIMIT:
+                failures.append(f"the machine was busy: other work used {share:.0%} of its CPU "
+                                f"during the {name} run (limit {OTHER_WORK_LIMIT:.0%}), so the "
+                                "latencies measure that work, not the abuse")
         if ratio > 2.0:
             failures.append(f"abused p99 is {ratio:.2f}x the clean run's (limit 2x)")
         if abused_rss > clean_rss + RSS_BUDGET_MIB:
             failures.append(f"RSS {abused_rss:.0f} MiB under abuse, over the clean peak "
                             f"{clean_rss:.0f} + {RSS_BUDGET_MIB} MiB")
+    machine = {"load_before": load_before, "load_after": load_after,
+               "clean": clean_cpu, "abused": abused_cpu}
     page = report(args, cal, rate, clean, abused, ratio, clean_rss, abused_rss, after_rss,
-                  seen, failures)
+                  seen, machine, failures)
     with open(args.out, "w") as f:
         f.write(page)
     print(page)
@@ -167,8 +236,13 @@ def row(name, s):
             f"{lat['p99_ms']:.2f} | {lat['p999_ms']:.2f} | {lat['max_ms']:.1f} |")
 
 
+def cpu_row(name, u):
+    return (f"| {name} | {u['server']:.1f} | {u['stress']:.1f} | {u['abuser']:.1f} | "
+            f"{u['driver']:.1f} | {u['other']:.1f} ({u['niced']:.1f} niced) |")
+
+
 def report(args, cal, rate, clean, abused, ratio, clean_rss, abused_rss, after_rss, seen,
-           failures):
+           machine, failures):
     mode = "smoke run (short phases; timings not judged)" if args.smoke else "full run"
     lines = [
         "# Network abuse under load",
@@ -192,6 +266,21 @@ def report(args, cal, rate, clean, abused, ratio, clean_rss, abused_rss, after_r
         f"* **p99 abused / clean: {ratio:.2f}** (limit 2).",
         f"* Server RSS: peak {clean_rss:.0f} MiB in the clean run, {abused_rss:.0f} MiB under "
         f"abuse (budget: clean peak + {RSS_BUDGET_MIB} MiB), {after_rss:.0f} MiB after it.",
+        "",
+        f"CPU seconds used during each measured run ({os.cpu_count()} cores, so "
+        f"{os.cpu_count() * args.secs} available). The abuser ran "
+        f"{PRIORITY_NAMES[args.abuser_priority]} and used "
+        f"{machine['abused']['abuser_total']:.1f} s in all, its last held connections outlasting "
+        "the load. *Other* is the rest of the machine's busy time (other people's work "
+        "included; *niced* is the part at a lower priority).",
+        "",
+        "| run | server | `ilion stress` | abuser | this script | other |",
+        "|---|---|---|---|---|---|",
+        cpu_row("clean", machine["clean"]),
+        cpu_row("abused", machine["abused"]),
+        "",
+        f"Load average (1, 5, 15 min) before the run: {', '.join(machine['load_before'])}; "
+        f"after it: {', '.join(machine['load_after'])}.",
         "",
         "What the abuser saw (counts of connections; `_s` are seconds):",
         "",

@@ -3,7 +3,8 @@
 # maximum, clean and then while bench/abuser.py sends garbage, slowloris headers, silent and
 # half-closed sockets, non-reading pipelines, oversized frames and connection floods past
 # ThriftMaxConnections. Writes bench/ABUSE.md (OUT=... elsewhere); exit 1 when the server
-# stopped serving, p99 went past 2x the clean run's, or RSS past its budget.
+# stopped serving, p99 went past 2x the clean run's, RSS past its budget, or other work took
+# more than 10% of the machine's CPU during a measured run (the timings would measure that).
 #   bench/abuse.sh            # 20 s calibration, 60 s clean, 60 s abused
 #   bench/abuse.sh --smoke    # a few seconds each, functional checks only (CI)
 set -eu

@@ -17,12 +17,17 @@ prints one JSON object of what each saw:
              ThriftMaxConnections, counting those the server closed at once;
   newlegit   once a second, a new well-behaved connection calls describe_version
              (how many succeeded shows whether new clients get in during the abuse).
+
+--only runs some kinds alone (to see what each costs). The JSON also says how many CPU
+seconds the abuser itself used (`abuser_cpu_s`), so a run can show what it took from the
+machine next to what the server spent.
 """
 
 import argparse
 import asyncio
 import json
 import os
+import resource
 import socket
 import struct
 import sys
@@ -238,13 +243,22 @@ async def main_async(args, st):
     half = get_big[: len(get_big) // 2]
     stop = time.time() + args.seconds
     slow_held, nonreader_held = [], []
-    tasks = [garbage(host, port, stop, st), oversized(host, port, stop, st),
-             flood(host, port, stop, st, args.flood), halfclose(host, port, stop, st, half)]
-    tasks += [slowloris(host, port, stop, st, slow_held, get_big) for _ in range(32)]
-    tasks += [silent(host, port, stop, st) for _ in range(32)]
-    tasks += [nonreader(host, port, stop, st, get_big, nonreader_held) for _ in range(4)]
-    legit = asyncio.get_running_loop().run_in_executor(None, newlegit, host, port, stop, st)
-    await asyncio.gather(*tasks, legit)
+    kinds = {
+        "garbage": lambda: [garbage(host, port, stop, st)],
+        "oversized": lambda: [oversized(host, port, stop, st)],
+        "flood": lambda: [flood(host, port, stop, st, args.flood)],
+        "halfclose": lambda: [halfclose(host, port, stop, st, half)],
+        "slowloris": lambda: [slowloris(host, port, stop, st, slow_held, get_big)
+                              for _ in range(32)],
+        "silent": lambda: [silent(host, port, stop, st) for _ in range(32)],
+        "nonreader": lambda: [nonreader(host, port, stop, st, get_big, nonreader_held)
+                              for _ in range(4)],
+        "newlegit": lambda: [asyncio.get_running_loop().run_in_executor(
+            None, newlegit, host, port, stop, st)],
+    }
+    chosen = args.only.split(",") if args.only else list(kinds)
+    tasks = [t for kind in chosen for t in kinds[kind]()]
+    await asyncio.gather(*tasks)
     st["slowloris_held_s_max"] = max(slow_held, default=0)
     st["slowloris_held_s"] = sorted(set(slow_held))[:10]
     st["nonreader_held_s_max"] = max(nonreader_held, default=0)
@@ -256,9 +270,13 @@ def main():
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--seconds", type=float, default=60)
     p.add_argument("--flood", type=int, default=300, help="connections per flood wave")
+    p.add_argument("--only", default="", help="comma-separated kinds to run (default: all; "
+                   "for finding which kind costs what)")
     args = p.parse_args()
     st = Stats()
     asyncio.run(main_async(args, st))
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    st["abuser_cpu_s"] = round(used.ru_utime + used.ru_stime, 2)
     print(json.dumps(st, sort_keys=True))
 
 

@@ -5,14 +5,21 @@
 
 pub mod admin;
 mod connection;
+mod log_limit;
 
 use crate::protocol::{ConnectionFactory, Limits};
+use log_limit::{left_out_note, LogLimit};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
+
+/// Log lines a second for connections refused past the limit, and for connections closed
+/// for a broken rule, a timeout or a reset: events any client can cause as often as it likes.
+static REFUSED_LOG: LogLimit = LogLimit::new(5);
+static CLOSED_LOG: LogLimit = LogLimit::new(10);
 
 /// How the server treats its connections.
 #[derive(Debug, Clone, Copy)]
@@ -95,7 +102,13 @@ async fn accept_loop(
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
                     let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
-                        tracing::warn!("refusing {peer}: {} connections open", settings.max_connections);
+                        if let Some(left_out) = REFUSED_LOG.admit() {
+                            tracing::warn!(
+                                "refusing {peer}: {} connections open{}",
+                                settings.max_connections,
+                                left_out_note(left_out)
+                            );
+                        }
                         drop(stream);
                         continue;
                     };
@@ -132,6 +145,10 @@ async fn serve_one(
     let _open = crate::metrics::connection();
     match connection::run(stream, conn, settings, stopped).await {
         Ok(()) => tracing::debug!("{peer}: closed"),
-        Err(why) => tracing::info!("{peer}: closed: {why}"),
+        Err(why) => {
+            if let Some(left_out) = CLOSED_LOG.admit() {
+                tracing::info!("{peer}: closed: {why}{}", left_out_note(left_out));
+            }
+        }
     }
 }
