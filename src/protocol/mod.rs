@@ -120,6 +120,8 @@ pub enum Violation {
     },
     /// Structs and containers nested deeper than the limit.
     TooDeep(usize),
+    /// A method name longer than [`MAX_METHOD_NAME`]: no method of the service is.
+    NameTooLong(usize),
     /// A type id that is not a Thrift binary-protocol type.
     UnknownType(u8),
     /// A framed message that ends before its frame does.
@@ -130,6 +132,12 @@ pub enum Violation {
     /// A complete message that does not decode (only when [`process`] is given bad bytes).
     Malformed(String),
 }
+
+/// The longest method name a message may carry. Every method of the service has a name of
+/// under 30 bytes; a longer one is no call (an unknown but plausible name still gets
+/// UNKNOWN_METHOD), and without this bound a stream whose first word claims a 15 MiB name
+/// would hold its connection and buffer until the read timeout.
+pub const MAX_METHOD_NAME: usize = 256;
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -144,6 +152,10 @@ impl fmt::Display for Violation {
                 write!(f, "needs {need} bytes but only {left} may follow")
             }
             Violation::TooDeep(limit) => write!(f, "nesting deeper than {limit}"),
+            Violation::NameTooLong(len) => write!(
+                f,
+                "a method name of {len} bytes (no method's is longer than {MAX_METHOD_NAME})"
+            ),
             Violation::UnknownType(t) => write!(f, "unknown type id {t}"),
             Violation::TrailingBytes(n) => write!(f, "{n} bytes left over in the frame"),
             Violation::DecodedTooLarge(n) => {

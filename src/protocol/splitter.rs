@@ -19,7 +19,7 @@ use super::wire::{
     fixed_size, min_size, ttype, T_LIST, T_MAP, T_SET, T_STOP, T_STRING, T_STRUCT, VERSION_1,
     VERSION_MASK,
 };
-use super::{Limits, Mode, Violation};
+use super::{Limits, Mode, Violation, MAX_METHOD_NAME};
 
 /// Where one complete message lies in the buffer that was polled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -254,6 +254,9 @@ impl Splitter {
         } else {
             (p + 4, word, 5)
         };
+        if usize::try_from(len).is_ok_and(|len| len > MAX_METHOD_NAME) {
+            return Err(Violation::NameTooLong(len as usize));
+        }
         // Past the name come `after` header bytes and at least the arguments' stop byte.
         let len = checked(len, 1, len_at + after + 1, end, false)? as usize;
         Ok(need(buf, end, len_at + len, after)?.map(|_| len_at + len + after))

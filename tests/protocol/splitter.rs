@@ -3,7 +3,7 @@
 //! allocation that follows a length claim.
 
 use crate::util::*;
-use ilion::protocol::{Limits, MessageSpan, Mode, Split, Splitter, Violation};
+use ilion::protocol::{Limits, MessageSpan, Mode, Split, Splitter, Violation, MAX_METHOD_NAME};
 
 const STRICT: Mode = Mode {
     framed: false,
@@ -173,12 +173,27 @@ fn hostile_lengths_are_refused_as_soon_as_seen() {
     ));
     let big = Enc::strict("insert", 1).field(STRING, 1).i32(0x6000_0000);
     assert!(matches!(split(FRAMED, &big.framed()), Split::Reject(_)));
-    // a name too long for any message
+    // a name too long for any message, and one that fits the message but is no method's:
+    // refused from the length alone, in both header styles
     let name = Enc::default().raw(&[0x80, 1, 0, 1]).i32(0x7fff_0000).done();
-    assert!(matches!(
-        split(STRICT, &name),
-        Split::Reject(Violation::TooLong { .. })
-    ));
+    assert_eq!(
+        rejected(split(STRICT, &name)),
+        Violation::NameTooLong(0x7fff_0000)
+    );
+    let name = Enc::default().i32(15 << 20).done();
+    assert_eq!(
+        rejected(split(LOOSE, &name)),
+        Violation::NameTooLong(15 << 20)
+    );
+    let long = "n".repeat(MAX_METHOD_NAME + 1);
+    assert_eq!(
+        rejected(split(STRICT, &Enc::strict(&long, 1).done())),
+        Violation::NameTooLong(MAX_METHOD_NAME + 1)
+    );
+    // the longest allowed name is still a message (dispatch answers UNKNOWN_METHOD)
+    let longest = "n".repeat(MAX_METHOD_NAME);
+    let msg = Enc::strict(&longest, 1).stop().done();
+    assert_eq!(split(STRICT, &msg), whole(msg.len(), 0));
     // 2^31-1 list elements
     let list = Enc::strict("x", 1)
         .field(LIST, 1)
