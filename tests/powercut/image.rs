@@ -320,7 +320,12 @@ impl Timeline {
             // `back` completed fsyncs/fdatasyncs that carried new data never happened.
             // sync_file_range calls promise nothing (durable_points ignores them) and syncs
             // with nothing new (an idle engine's flushes) are skipped: forgetting either
-            // would plant nothing.
+            // would plant nothing. So are syncs after the last acknowledgement: what they
+            // carried (sled's housekeeping once the load has stopped) no request waited for.
+            let last_ack = self.recs[..cut.min(self.recs.len())]
+                .iter()
+                .rposition(|r| matches!(r, Rec::Ack(_)))
+                .unwrap_or(0);
             let mut done: Vec<&Sync> = self
                 .syncs
                 .iter()
@@ -329,7 +334,7 @@ impl Timeline {
                         && s.real()
                         && s.ok
                         && s.ino.is_some()
-                        && s.end.is_some_and(|e| e < cut)
+                        && s.end.is_some_and(|e| e < cut && e < last_ack)
                 })
                 .collect();
             done.sort_by_key(|s| s.begin);
