@@ -19,7 +19,6 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 mod pieces;
-mod real_sync;
 mod recovery_guard;
 mod split;
 
@@ -117,15 +116,6 @@ impl SledEngine {
             Some(size) => size,
             None => pieces::NEW_STORE_SEGMENT,
         };
-        if let Err(why) = real_sync::install() {
-            static WARNED: std::sync::Once = std::sync::Once::new();
-            WARNED.call_once(|| {
-                tracing::warn!(
-                    "cannot turn sled's sync_file_range into fsync ({why}): a power cut may \
-                     lose writes sled counted as stable (docs/durability.md#fdatasync)"
-                )
-            });
-        }
         let db = open_sled(dir, cache_bytes, segment_size)?;
         let log = OpenOptions::new()
             .read(true)

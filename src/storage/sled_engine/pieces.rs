@@ -36,8 +36,8 @@ pub(super) const LAYOUT_SPLIT: &[u8] = b"split-1";
 const PIECE_PREFIX: &[u8] = b"\xFF\xFF\xFF\xFFp";
 
 /// The log segment size of new sled stores (sled's default is 512 KiB): a larger segment
-/// raises the blob threshold, so cells of tens of kB stay inline, and sled writes (and, with
-/// `real_sync`, fsyncs) its log in larger buffers.
+/// raises the blob threshold, so cells of tens of kB stay inline, and sled writes its log in
+/// larger buffers.
 pub(super) const NEW_STORE_SEGMENT: usize = 2 << 20;
 
 /// How large entries may be in a store, from its sled segment size.
