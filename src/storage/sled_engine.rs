@@ -44,6 +44,11 @@ pub struct SledEngine {
     flusher: Flusher,
     /// How values are laid out: split (new stores) or as sled takes them (older stores).
     layout: Layout,
+    /// False while the store holds no piece (none at open, none written since): a write
+    /// then needs no read of the value it replaces to find pieces to remove. Set before the
+    /// first batch with pieces is applied; writes of one key are serialized by the row
+    /// locks above, so the next write of that key sees it.
+    may_hold_pieces: AtomicBool,
 }
 
 /// How a sled store lays out its values.
@@ -149,6 +154,10 @@ impl SledEngine {
                 }
             }
         };
+        let may_hold_pieces = match layout {
+            Layout::Plain => false,
+            Layout::Split(_) => db.scan_prefix(pieces::PIECE_PREFIX).next().is_some(),
+        };
         let flusher = Flusher::start(db.clone())?;
         let engine = SledEngine {
             db,
@@ -159,9 +168,30 @@ impl SledEngine {
             failed: AtomicBool::new(false),
             flusher,
             layout,
+            may_hold_pieces: AtomicBool::new(may_hold_pieces),
         };
         engine.sync_new_blobs()?;
         Ok(engine)
+    }
+
+    /// Writes the stored keys and values (None: remove) atomically: a single write as it is,
+    /// which skips sled's batch lock, more as one sled batch.
+    fn write_out(&self, mut ops: Vec<(Vec<u8>, Option<Vec<u8>>)>) -> Result<()> {
+        if ops.len() == 1 {
+            let (key, value) = ops.pop().unwrap_or_default();
+            return match value {
+                Some(v) => self.write_result(self.db.insert(key, v)),
+                None => self.write_result(self.db.remove(key)),
+            };
+        }
+        let mut sled_batch = sled::Batch::default();
+        for (key, value) in ops {
+            match value {
+                Some(v) => sled_batch.insert(key, v),
+                None => sled_batch.remove(key),
+            }
+        }
+        self.write_result(self.db.apply_batch(sled_batch))
     }
 
     /// fsyncs blob files newer than the last sync, then the blob directory.
@@ -416,23 +446,7 @@ impl Engine for SledEngine {
             return self.apply_split(sizes, batch);
         }
         self.check_not_failed()?;
-        let mut ops = batch.into_ops();
-        // A single write is atomic by itself and skips sled's batch lock.
-        if ops.len() == 1 {
-            let (key, value) = ops.pop().unwrap_or_default();
-            return match value {
-                Some(v) => self.write_result(self.db.insert(key, v)),
-                None => self.write_result(self.db.remove(key)),
-            };
-        }
-        let mut sled_batch = sled::Batch::default();
-        for (key, value) in ops {
-            match value {
-                Some(v) => sled_batch.insert(key, v),
-                None => sled_batch.remove(key),
-            }
-        }
-        self.write_result(self.db.apply_batch(sled_batch))
+        self.write_out(batch.into_ops())
     }
 
     fn sync(&self) -> Result<()> {

@@ -33,7 +33,7 @@ pub(super) const LAYOUT_KEY: &[u8] = b"\xFF\xFF\xFF\xFFlayout";
 pub(super) const LAYOUT_SPLIT: &[u8] = b"split-1";
 
 /// The prefix of every piece key.
-const PIECE_PREFIX: &[u8] = b"\xFF\xFF\xFF\xFFp";
+pub(super) const PIECE_PREFIX: &[u8] = b"\xFF\xFF\xFF\xFFp";
 
 /// The log segment size of new sled stores (sled's default is 512 KiB): a larger segment
 /// raises the blob threshold, so cells of tens of kB stay inline, and sled writes its log in

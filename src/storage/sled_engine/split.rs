@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::storage::engine::{Batch, KvPair, Scan};
 use std::collections::HashMap;
 use std::ops::Bound;
+use std::sync::atomic::Ordering;
 
 impl SledEngine {
     /// The value under `key`.
@@ -92,48 +93,36 @@ impl SledEngine {
             last.insert(key, value);
         }
         let mut writes: Vec<(Vec<u8>, Option<Vec<u8>>)> = Vec::with_capacity(last.len());
+        let may_hold_pieces = self.may_hold_pieces.load(Ordering::Acquire);
         for (key, value) in last {
-            let had_pieces = match self.db.get(&key).map_err(|e| self.note(e))? {
-                Some(old) => pieces::piece_count(&key, &old) > 0,
-                None => false,
-            };
-            let mut kept = 0;
-            match value {
-                None => writes.push((key.clone(), None)),
+            let had_pieces = may_hold_pieces
+                && match self.db.get(&key).map_err(|e| self.note(e))? {
+                    Some(old) => pieces::piece_count(&key, &old) > 0,
+                    None => false,
+                };
+            let (stored, parts) = match value {
+                None => (None, Vec::new()),
                 Some(v) if !pieces::needs_split(sizes, &key, &v) => {
-                    writes.push((key.clone(), Some(pieces::inline(&v))))
+                    (Some(pieces::inline(&v)), Vec::new())
                 }
                 Some(v) => {
                     let (stub, parts) = pieces::split(sizes, &key, &v)?;
-                    kept = parts.len() as u32;
-                    writes.push((key.clone(), Some(stub)));
-                    writes.extend(parts.into_iter().map(|(k, b)| (k, Some(b))));
+                    self.may_hold_pieces.store(true, Ordering::Release);
+                    (Some(stub), parts)
                 }
-            }
+            };
             if had_pieces {
                 // Whatever pieces exist beyond the new value's go, however many the old
                 // stub claimed.
-                let (lower, upper) = pieces::pieces_from(&key, kept)?;
+                let (lower, upper) = pieces::pieces_from(&key, parts.len() as u32)?;
                 for old in self.db.range(lower..upper).keys() {
                     writes.push((old.map_err(|e| self.note(e))?.to_vec(), None));
                 }
             }
+            writes.push((key, stored));
+            writes.extend(parts.into_iter().map(|(k, b)| (k, Some(b))));
         }
-        if writes.len() == 1 {
-            let (key, value) = writes.pop().unwrap_or_default();
-            return match value {
-                Some(v) => self.write_result(self.db.insert(key, v)),
-                None => self.write_result(self.db.remove(key)),
-            };
-        }
-        let mut sled_batch = sled::Batch::default();
-        for (key, value) in writes {
-            match value {
-                Some(v) => sled_batch.insert(key, v),
-                None => sled_batch.remove(key),
-            }
-        }
-        self.write_result(self.db.apply_batch(sled_batch))
+        self.write_out(writes)
     }
 }
 

@@ -173,6 +173,32 @@ fn split_values_survive_reopen_and_the_layout_is_kept() {
 }
 
 #[test]
+fn a_reopened_store_with_pieces_still_removes_them_on_overwrite() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = vec![0, 0, 0, 4];
+    {
+        let engine = SledEngine::open(dir.path(), 4 << 20).unwrap();
+        // Small values only: a write reads nothing back.
+        engine.apply(single(vec![0, 1], value(1, 40))).unwrap();
+        assert!(!engine.may_hold_pieces.load(Ordering::Acquire));
+        engine.apply(single(key.clone(), value(4, 80_000))).unwrap();
+        assert!(engine.may_hold_pieces.load(Ordering::Acquire));
+        engine.sync().unwrap();
+    }
+    // The pieces on disk are found at open, so the first overwrite after it still
+    // removes them.
+    let engine = SledEngine::open(dir.path(), 4 << 20).unwrap();
+    assert!(engine.may_hold_pieces.load(Ordering::Acquire));
+    assert!(piece_keys(&engine) > 0);
+    engine.apply(single(key.clone(), value(5, 30))).unwrap();
+    assert_eq!(piece_keys(&engine), 0);
+    assert_eq!(engine.get(&key).unwrap(), Some(value(5, 30)));
+    drop(engine);
+    let engine = SledEngine::open(dir.path(), 4 << 20).unwrap();
+    assert!(!engine.may_hold_pieces.load(Ordering::Acquire));
+}
+
+#[test]
 fn a_store_from_before_the_layout_keeps_its_plain_values() {
     let dir = tempfile::tempdir().unwrap();
     {
