@@ -9,6 +9,11 @@ use ilion::tools::stress::StressArgs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// mimalloc rather than glibc's malloc, for the server and the tools alike: under load
+/// glibc's arena locks showed in the profile (docs/performance.md#allocator).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The configuration served when none is named.
 const DEFAULT_CONFIG: &str = "conf/storage-conf.xml";
 
