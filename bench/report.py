@@ -158,8 +158,8 @@ w(f"- CPUs: {os.cpu_count()} (`nproc` {sh('nproc')}), {cpu_model()}")
 w(f"- memory: {mem_total()}; kernel {platform.release()}; data on {meta.get('FS', '?')}")
 w(f"- {sh('rustc', '--version')}; ilion at `{sh('git', 'rev-parse', '--short', 'HEAD')}`"
   + (" (with uncommitted changes)" if sh("git", "status", "--porcelain", "-uno", "--", ".", ":!bench/RESULTS.md") != "?" else ""))
-w("- client and server share the machine's cores (loopback TCP); the machine was not "
-  "otherwise idle")
+w("- client and server share the machine's cores (loopback TCP); load average before the "
+  f"run: {meta.get('LOAD_BEFORE', 'not recorded')}")
 if "ELAPSED_S" in meta:
     w(f"- the whole run took {int(meta['ELAPSED_S']) / 60:.0f} min")
 w("")

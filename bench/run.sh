@@ -90,6 +90,8 @@ trap cleanup EXIT INT TERM
     echo "RANGE_ROWS=$RANGE_ROWS"
     echo "SUPERS=$SUPERS"
     echo "FS=$(df -T "$work" | awk 'NR == 2 { print $2 }')"
+    # How busy the machine was before the run: rates and tails follow other work.
+    echo "LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)"
 } >"$work/meta"
 
 # conf ENGINE MODE DIR: a storage-conf.xml for ENGINE and CommitLogSync MODE, directories under DIR.
