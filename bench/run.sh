@@ -106,12 +106,13 @@ conf() {
         -e "s|data/commitlog|$3/commitlog|; s|data/data|$3/data|; s|data/saved_caches|$3/saved_caches|" \
         -e "/^ *<CommitLogSyncPeriodInMS>10000<\/CommitLogSyncPeriodInMS>$/d" \
         -e "s|<CommitLogSync>periodic</CommitLogSync>|$sync|" \
-        -e "s|<StorageEngine>sled</StorageEngine>|<StorageEngine>$1</StorageEngine>|" \
+        -e "s|</Storage>|<StorageEngine>$1</StorageEngine></Storage>|" \
         conf/storage-conf.xml >"$3/storage-conf.xml"
-    # The sample must still have the lines edited here.
+    # The sample must still have the lines edited here. (It has StorageEngine only inside a
+    # comment, so the element is added before </Storage>, and `on_engine` checks the engine the
+    # server says it opened: an edit inside a comment once ran every fjall phase on sled.)
     grep -q "<ThriftPort>0</ThriftPort>" "$3/storage-conf.xml"
     grep -q "<CommitLogSync>$2</CommitLogSync>" "$3/storage-conf.xml"
-    grep -q "<StorageEngine>$1</StorageEngine>" "$3/storage-conf.xml"
     grep -q "$3/data" "$3/storage-conf.xml"
     echo "$3/storage-conf.xml"
 }
@@ -141,6 +142,15 @@ start() {
         sleep 0.01
     done
     echo $(($(now_ms) - t0)) >"$work/$name.startup"
+}
+
+# on_engine ENGINE NAME: fails the run unless server NAME says it opened its store on ENGINE.
+on_engine() {
+    if ! grep -q "opened on the $1 engine" "$work/$2.log"; then
+        echo "bench: $2 did not open its store on $1:" >&2
+        cat "$work/$2.log" >&2
+        exit 1
+    fi
 }
 
 stop() {
@@ -214,6 +224,7 @@ growth() {
     width=$(($largest - 1))
     width=${#width}
     start "$e-g0" "$bin" serve --config "$cfg"
+    on_engine "$e" "$e-g0"
     have=0
     for s in $GROWTH; do
         timed_from=$((s - GROWTH_STEP))
@@ -227,6 +238,7 @@ growth() {
         stop
         size "$e-g$s" "$dir"
         start "$e-g$s-restart" "$bin" serve --config "$cfg"
+        on_engine "$e" "$e-g$s-restart"
         have=$s
     done
     stop
@@ -238,6 +250,7 @@ for e in $ENGINES; do
     dir="$work/$e"
     cfg=$(conf "$e" periodic "$dir")
     start "$e" "$bin" serve --config "$cfg"
+    on_engine "$e" "$e"
     stress "$e-insert" -n "$KEYS" -o insert
     memory "$e-insert"
     size "$e-insert" "$dir"
@@ -263,6 +276,7 @@ for e in $ENGINES; do
     dir="$work/$e-batch"
     cfg=$(conf "$e" batch "$dir")
     start "$e-batch" "$bin" serve --config "$cfg"
+    on_engine "$e" "$e-batch"
     stress "$e-batch-insert" -n "$KEYS" -o insert
     memory "$e-batch-insert"
     stop
