@@ -109,7 +109,7 @@ conf() {
         -e "s|</Storage>|<StorageEngine>$1</StorageEngine></Storage>|" \
         conf/storage-conf.xml >"$3/storage-conf.xml"
     # The sample must still have the lines edited here. (It has StorageEngine only inside a
-    # comment, so the element is added before </Storage>, and `on_engine` checks the engine the
+    # comment, so the element is added before </Storage>, and `serve` checks the engine the
     # server says it opened: an edit inside a comment once ran every fjall phase on sled.)
     grep -q "<ThriftPort>0</ThriftPort>" "$3/storage-conf.xml"
     grep -q "<CommitLogSync>$2</CommitLogSync>" "$3/storage-conf.xml"
@@ -144,8 +144,10 @@ start() {
     echo $(($(now_ms) - t0)) >"$work/$name.startup"
 }
 
-# on_engine ENGINE NAME: fails the run unless server NAME says it opened its store on ENGINE.
-on_engine() {
+# serve ENGINE NAME CONFIG: starts `ilion serve` as server NAME and fails the run unless it
+# says it opened its store on ENGINE.
+serve() {
+    start "$2" "$bin" serve --config "$3"
     if ! grep -q "opened on the $1 engine" "$work/$2.log"; then
         echo "bench: $2 did not open its store on $1:" >&2
         cat "$work/$2.log" >&2
@@ -223,8 +225,7 @@ growth() {
     cfg=$(conf "$e" periodic "$dir")
     width=$(($largest - 1))
     width=${#width}
-    start "$e-g0" "$bin" serve --config "$cfg"
-    on_engine "$e" "$e-g0"
+    serve "$e" "$e-g0" "$cfg"
     have=0
     for s in $GROWTH; do
         timed_from=$((s - GROWTH_STEP))
@@ -237,8 +238,7 @@ growth() {
         memory "$e-g$s"
         stop
         size "$e-g$s" "$dir"
-        start "$e-g$s-restart" "$bin" serve --config "$cfg"
-        on_engine "$e" "$e-g$s-restart"
+        serve "$e" "$e-g$s-restart" "$cfg"
         have=$s
     done
     stop
@@ -249,8 +249,7 @@ for e in $ENGINES; do
     # 1. periodic
     dir="$work/$e"
     cfg=$(conf "$e" periodic "$dir")
-    start "$e" "$bin" serve --config "$cfg"
-    on_engine "$e" "$e"
+    serve "$e" "$e" "$cfg"
     stress "$e-insert" -n "$KEYS" -o insert
     memory "$e-insert"
     size "$e-insert" "$dir"
@@ -275,8 +274,7 @@ for e in $ENGINES; do
     # 2. batch
     dir="$work/$e-batch"
     cfg=$(conf "$e" batch "$dir")
-    start "$e-batch" "$bin" serve --config "$cfg"
-    on_engine "$e" "$e-batch"
+    serve "$e" "$e-batch" "$cfg"
     stress "$e-batch-insert" -n "$KEYS" -o insert
     memory "$e-batch-insert"
     stop
