@@ -7,6 +7,7 @@
 
 mod admin;
 mod keyspaces;
+mod listeners;
 mod raw;
 mod redis_cluster;
 mod schema;
@@ -22,6 +23,7 @@ mod file_tests;
 mod tests;
 
 pub use admin::{AdminSettings, DEFAULT_ADMIN_PORT};
+pub use listeners::{Thrift20Settings, DEFAULT_THRIFT20_PORT, DEFAULT_THRIFT20_VERSION};
 pub use schema::{CfDef, ColumnType, KeyspaceDef, Schema, SYSTEM_KEYSPACE};
 
 use crate::error::{Error, Result};
@@ -199,6 +201,10 @@ pub struct Config {
     pub thrift_address: IpAddr,
     /// `<ThriftPort>`; 0 asks the OS for a free port (tests).
     pub thrift_port: u16,
+    /// `<ThriftEnabled>` (ilion), true when absent: whether the 0.6 API is served at all.
+    pub thrift_enabled: bool,
+    /// The later API's listener (ilion's `<Thrift20…>` elements).
+    pub thrift20: Thrift20Settings,
     /// Parsed and validated; framing is detected per connection anyway
     /// (`docs/compatibility.md#e1`).
     pub thrift_framed_transport: bool,

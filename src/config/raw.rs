@@ -52,6 +52,16 @@ pub(super) struct RawStorage {
     pub thrift_address: Option<String>,
     #[serde(rename = "ThriftPort", deserialize_with = "text")]
     pub thrift_port: Option<String>,
+    #[serde(rename = "ThriftEnabled", deserialize_with = "text")]
+    pub thrift_enabled: Option<String>,
+    #[serde(rename = "Thrift20Enabled", deserialize_with = "text")]
+    pub thrift20_enabled: Option<String>,
+    #[serde(rename = "Thrift20Address", deserialize_with = "text")]
+    pub thrift20_address: Option<String>,
+    #[serde(rename = "Thrift20Port", deserialize_with = "text")]
+    pub thrift20_port: Option<String>,
+    #[serde(rename = "Thrift20Version", deserialize_with = "text")]
+    pub thrift20_version: Option<String>,
     #[serde(rename = "ThriftFramedTransport", deserialize_with = "text")]
     pub thrift_framed_transport: Option<String>,
     #[serde(rename = "DiskAccessMode", deserialize_with = "text")]

@@ -122,6 +122,15 @@ pub(super) fn parse(text: &str) -> Config {
     }
 }
 
+/// The element and message of the error `text` is refused with.
+pub(super) fn parse_err(text: &str) -> (String, String) {
+    match Config::from_xml(text, Path::new("/etc/ilion"), Path::new("/work")) {
+        Err(Error::Config { element, message }) => (element, message),
+        Err(e) => panic!("not a configuration error: {e}"),
+        Ok(_) => panic!("config loaded"),
+    }
+}
+
 pub(super) fn cf(config: &Config, ks: &str, name: &str) -> CfDef {
     config
         .schema

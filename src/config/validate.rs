@@ -64,6 +64,8 @@ pub(super) fn build(
     };
     let u16_max = Some(u16::MAX);
     let thrift_port = integer("ThriftPort", raw.thrift_port.as_deref(), 9160, 0, u16_max)?;
+    let (thrift_enabled, thrift20) =
+        super::listeners::listeners(&raw, thrift_address, thrift_port)?;
     Ok(Config {
         cluster_name: raw
             .cluster_name
@@ -78,6 +80,8 @@ pub(super) fn build(
         listen_address,
         thrift_address,
         thrift_port,
+        thrift_enabled,
+        thrift20,
         thrift_framed_transport: boolean(
             "ThriftFramedTransport",
             raw.thrift_framed_transport.as_deref(),
