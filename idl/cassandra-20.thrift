@@ -650,7 +650,7 @@ service Cassandra {
     // Run one CQL 3 statement.
     CqlResult execute_cql3_query(1: required binary query,
                                  2: required Compression compression,
-                                 3: required ConsistencyLevel consistency)
+                                 3: required ConsistencyLevel consistency = ConsistencyLevel.ONE)
         throws (1: InvalidRequestException ire,
                 2: UnavailableException ue,
                 3: TimedOutException te,
@@ -677,7 +677,7 @@ service Cassandra {
     // Run a prepared CQL 3 statement with these bound values.
     CqlResult execute_prepared_cql3_query(1: required i32 itemId,
                                           2: required list<binary> values,
-                                          3: required ConsistencyLevel consistency)
+                                          3: required ConsistencyLevel consistency = ConsistencyLevel.ONE)
         throws (1: InvalidRequestException ire,
                 2: UnavailableException ue,
                 3: TimedOutException te,
