@@ -42,6 +42,7 @@ mod writer;
 // allowances live here rather than in the file.
 #[allow(clippy::all, clippy::unwrap_used, missing_docs)]
 pub mod generated;
+pub mod v20;
 
 pub use codec::BinaryIn;
 pub use connection::{Connection, ConnectionFactory, ReplyGate};
