@@ -1,5 +1,8 @@
-//! Dispatch of one complete message onto a [`CassandraSyncHandler`], with the 0.6 server's
-//! answers (`docs/api.md#wire`):
+//! Dispatch of one complete message onto a generated handler trait, with the answers of the
+//! Java servers (`docs/api.md#wire`, `docs/api-later.md#wire`), the same for both APIs: an
+//! [`Api`] says how a name finds its method and which methods have a hand-written twin, and
+//! [`serve`] does the rest. [`process`] serves the 0.6 [`CassandraSyncHandler`];
+//! `v20::process` the 20.1.0 one.
 //!
 //! * unknown method name → EXCEPTION, TApplicationException UNKNOWN_METHOD (1),
 //!   `Invalid method name: '<name>'`; the connection stays open;
@@ -22,7 +25,7 @@ use thrift::{ApplicationError, ApplicationErrorKind};
 use super::codec::BinaryIn;
 use super::generated::CassandraSyncHandler;
 use super::hot;
-use super::methods;
+use super::methods::{self, Method, ProcessFn};
 use super::normalize::{normalize_struct, NormError, Pass};
 use super::writer::{BinaryOut, Discard};
 use super::{Limits, Mode, Violation};
@@ -35,12 +38,67 @@ fn wire(e: thrift::Error) -> Violation {
     Violation::Malformed(e.to_string())
 }
 
+/// One Thrift service as dispatch sees it, for handlers of type `H`.
+pub(crate) trait Api<H> {
+    /// The method called `name` and its generated process function, `None` for a name the
+    /// service does not have.
+    fn lookup(name: &str) -> Option<(&'static Method, ProcessFn<H>)>;
+
+    /// A hand-written process function for `method` giving the same bytes as the generated
+    /// one, faster; `None` to run the generated one on the same arguments.
+    #[inline]
+    fn hot(
+        _method: &'static Method,
+        _handler: &H,
+        _seq: i32,
+        _args: &BinaryIn<'_>,
+        _out: &mut BinaryOut,
+    ) -> Option<thrift::Result<()>> {
+        None
+    }
+}
+
+/// The 0.6 API (`idl/cassandra.thrift`).
+pub(crate) struct Api06;
+
+impl<H: CassandraSyncHandler> Api<H> for Api06 {
+    #[inline]
+    fn lookup(name: &str) -> Option<(&'static Method, ProcessFn<H>)> {
+        methods::lookup::<H>(name)
+    }
+
+    #[inline]
+    fn hot(
+        method: &'static Method,
+        handler: &H,
+        seq: i32,
+        args: &BinaryIn<'_>,
+        out: &mut BinaryOut,
+    ) -> Option<thrift::Result<()>> {
+        // The hottest call has a hand-written twin that gives the same bytes, faster.
+        if std::ptr::eq(method, &methods::GET_SLICE) {
+            return hot::get_slice(handler, seq, &mut args.clone(), out);
+        }
+        None
+    }
+}
+
 /// Decodes one complete message (as delimited by the [`Splitter`](super::Splitter), frame
 /// prefix excluded), runs it on `handler` and returns the reply bytes, framed when
 /// `mode.framed`. `Err` means close the connection without a reply: the bytes are not a
 /// well-formed message, or decoding them would take more than 16 bytes of memory per byte of
 /// the message limit ([`Violation::DecodedTooLarge`]).
 pub fn process<H: CassandraSyncHandler>(
+    message: &[u8],
+    mode: Mode,
+    limits: &Limits,
+    handler: &H,
+) -> Result<Vec<u8>, Violation> {
+    serve::<Api06, H>(message, mode, limits, handler)
+}
+
+/// [`process`] for the service `A`.
+pub(crate) fn serve<A: Api<H>, H>(
     message: &[u8],
     mode: Mode,
     limits: &Limits,
@@ -55,7 +113,7 @@ pub fn process<H: CassandraSyncHandler>(
     let name = &*name;
     let fail = |kind, why: String| exception(reply(), name, seq, kind, why);
 
-    let Some((method, run)) = methods::lookup::<H>(name) else {
+    let Some((method, run)) = A::lookup(name) else {
         let why = format!("Invalid method name: '{name}'");
         return fail(ApplicationErrorKind::UnknownMethod, why);
     };
@@ -90,12 +148,8 @@ pub fn process<H: CassandraSyncHandler>(
     let mut args_in = BinaryIn::new(args_bytes, limits.max_depth);
     let mut out = reply();
     let ran = catch_unwind(AssertUnwindSafe(|| {
-        // The hottest call has a hand-written twin that gives the same bytes, faster.
-        if std::ptr::eq(method, &methods::GET_SLICE) {
-            let mut hot_in = args_in.clone();
-            if let Some(done) = hot::get_slice(handler, seq, &mut hot_in, &mut out) {
-                return done;
-            }
+        if let Some(done) = A::hot(method, handler, seq, &args_in, &mut out) {
+            return done;
         }
         run(handler, seq, &mut args_in, &mut out)
     }));

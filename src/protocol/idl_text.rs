@@ -1,6 +1,6 @@
-//! A reader for the part of the Thrift IDL language `idl/cassandra.thrift` uses, so tests can
-//! check the method table and the argument schema against the committed IDL text without the
-//! Thrift compiler: namespaces, constants, enums, structs, exceptions and one service, with
+//! A reader for the part of the Thrift IDL language `idl/cassandra.thrift` and
+//! `idl/cassandra-20.thrift` use, so tests can check the method tables and the argument schemas
+//! against the committed IDL texts without the Thrift compiler: namespaces, constants, enums, structs, exceptions and one service, with
 //! `#`, `//` and `/* */` comments. Anything else is an error, never silently skipped, so a
 //! construct this reader does not know cannot hide a difference.
 
@@ -20,6 +20,8 @@ pub(super) enum Type {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Literal {
     Int(i64),
+    /// A number with a fraction, as the bits of its `f64`.
+    Float(u64),
     Str(String),
     /// A dotted name such as `ConsistencyLevel.ONE`.
     Ident(String),
@@ -166,6 +168,8 @@ impl Reader {
             Literal::Str(s.to_string())
         } else if let Ok(n) = t.parse() {
             Literal::Int(n)
+        } else if let Ok(x) = t.parse::<f64>() {
+            Literal::Float(x.to_bits())
         } else {
             Literal::Ident(t)
         }

@@ -1,7 +1,9 @@
-//! The method table: one row per method of the IDL's `service Cassandra`, in IDL order, and
-//! the only place method names are written. A row gives the name, the generated function
-//! that decodes the arguments and calls the handler, the exceptions the `throws` clause
-//! declares, and the arguments (for the normalizer; their types are in `schema`).
+//! The 0.6 method table: one row per method of `idl/cassandra.thrift`'s `service Cassandra`,
+//! in IDL order, and the only place its method names are written. A row ([`Method`]) gives
+//! the name, the generated function that decodes the arguments and calls the handler, the
+//! exceptions the `throws` clause declares, and the arguments (for the normalizer; their types
+//! are in `schema`). The row type and the macro that builds a table are shared with the
+//! 20.1.0 table (`v20::methods`).
 //!
 //! Dispatch finds a call's row here, `service` maps errors with a row's [`Throws`], and the
 //! load client names its calls from it. A test reads `idl/cassandra.thrift` and checks every
@@ -9,7 +11,7 @@
 
 use thrift::protocol::{TInputProtocol, TOutputProtocol};
 
-use super::generated::{CassandraSyncHandler, TCassandraProcessFunctions as P};
+use super::generated::{CassandraSyncHandler, TCassandraProcessFunctions};
 use super::schema::{
     cl, field, req, Req, StructDef, Ty, Value, AUTH_REQUEST, COLUMN_PARENT, COLUMN_PATH, COSC, KEY,
     KEYS, KEYSPACE, KEY_RANGE, MUTATION, REQ, SLICE_PREDICATE,
@@ -31,20 +33,23 @@ pub struct Throws {
     pub authentication: bool,
     /// `AuthorizationException`.
     pub authorization: bool,
+    /// `SchemaDisagreementException` (only in the 20.1.0 IDL).
+    pub schema_disagreement: bool,
 }
 
 /// Declares nothing.
-const NONE: Throws = Throws {
+pub(crate) const NONE: Throws = Throws {
     invalid_request: false,
     not_found: false,
     unavailable: false,
     timed_out: false,
     authentication: false,
     authorization: false,
+    schema_disagreement: false,
 };
 
 /// A data read or write: (ire, ue, te).
-const DATA: Throws = Throws {
+pub(crate) const DATA: Throws = Throws {
     invalid_request: true,
     unavailable: true,
     timed_out: true,
@@ -67,18 +72,23 @@ pub struct Method {
 pub(crate) type ProcessFn<H> =
     fn(&H, i32, &mut dyn TInputProtocol, &mut dyn TOutputProtocol) -> thrift::Result<()>;
 
-/// Makes the rows, [`METHODS`], [`find`] and [`lookup`] from one list.
-macro_rules! methods {
-    ($(
-        $(#[$doc:meta])*
-        $row:ident = $name:ident($process:ident), throws $throws:expr, args [$($arg:expr),* $(,)?];
-    )*) => {
+/// Makes a table's rows, its `METHODS` and its `lookup` from one list; `$handler` is the
+/// generated handler trait and `$functions` the generated process functions of the IDL.
+macro_rules! method_table {
+    (
+        handler $handler:path, functions $functions:path;
+        $(
+            $(#[$doc:meta])*
+            $row:ident = $name:ident($process:ident), throws $throws:expr,
+                args [$($arg:expr),* $(,)?];
+        )*
+    ) => {
         $(
             $(#[$doc])*
-            pub static $row: Method = Method {
+            pub static $row: $crate::protocol::methods::Method = $crate::protocol::methods::Method {
                 name: stringify!($name),
                 throws: $throws,
-                args: &StructDef {
+                args: &$crate::protocol::schema::StructDef {
                     name: concat!(stringify!($name), "_args"),
                     size: 0,
                     fields: &[$($arg),*],
@@ -87,27 +97,37 @@ macro_rules! methods {
         )*
 
         /// Every method of the service, in IDL order.
-        pub static METHODS: &[&Method] = &[$(&$row),*];
+        pub static METHODS: &[&$crate::protocol::methods::Method] = &[$(&$row),*];
 
         /// The method called `name` and its generated process function, `None` for a name
         /// the service does not have.
-        pub(crate) fn lookup<H: CassandraSyncHandler>(
+        pub(crate) fn lookup<H: $handler>(
             name: &str,
-        ) -> Option<(&'static Method, ProcessFn<H>)> {
+        ) -> Option<(
+            &'static $crate::protocol::methods::Method,
+            $crate::protocol::methods::ProcessFn<H>,
+        )> {
+            use $functions as P;
             match name {
-                $(stringify!($name) => Some((&$row, P::$process as ProcessFn<H>)),)*
+                $(stringify!($name) => Some((
+                    &$row,
+                    P::$process as $crate::protocol::methods::ProcessFn<H>,
+                )),)*
                 _ => None,
             }
         }
     };
 }
+pub(crate) use method_table;
 
 /// The method called `name`, `None` for a name the service does not have.
 pub fn find(name: &str) -> Option<&'static Method> {
     METHODS.iter().copied().find(|m| m.name == name)
 }
 
-methods! {
+method_table! {
+    handler CassandraSyncHandler, functions TCassandraProcessFunctions;
+
     /// `login(keyspace, auth_request)`.
     LOGIN = login(process_login),
         throws Throws { authentication: true, authorization: true, ..NONE },

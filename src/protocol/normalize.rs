@@ -1,17 +1,23 @@
-//! Reads a call's arguments the way the 0.6 Java server did, and rewrites them so that the
-//! generated Rust decoder (stricter than Java's in three ways) sees what Java would have:
+//! Reads a call's arguments the way the Java servers did, and rewrites them so that the
+//! generated Rust decoder (stricter than Java's in three ways) sees what Java would have. The
+//! same rules serve both APIs; only the struct definitions differ (`schema`, `v20::schema`):
 //!
 //! * A known field whose wire type differs from the IDL's is skipped, as Java skipped it
 //!   (the generated Rust would read it as the declared type and lose its place). Unknown
 //!   field ids are skipped too.
 //! * An absent field with an IDL default gets that default (Java's constructors set them:
-//!   `consistency_level` ONE, `SliceRange.count` 100, `get_range_slice.start_key` "", ...).
-//!   An absent *required primitive* without a default gets 0 / false: Java never checked
-//!   those. The generated Rust would refuse both.
+//!   `consistency_level` ONE, `SliceRange.count` 100, `get_range_slice.start_key` "", ...),
+//!   except an *optional primitive*: Java's isSet said "absent" for those, so they stay
+//!   absent (20.1.0's `KsDef.durable_writes`, `MultiSliceRequest.count`; the 0.6 IDL has
+//!   none). An absent *required primitive* without a default gets 0 / false: Java never
+//!   checked those. An absent default-requiredness list without a default (20.1.0's `cas`
+//!   `expected`/`updates`) becomes an empty list (`later-api.md` F3). The generated Rust
+//!   would refuse all of these.
 //! * An absent required object field is a PROTOCOL_ERROR with Java's message, as is a required
-//!   `ConsistencyLevel` whose number is not a level (Java read it as null). A non-required one
-//!   (`remove`'s) passes through unchanged for the service to refuse
-//!   (`docs/compatibility.md#d7`).
+//!   enum field whose number the enum does not list (Java read it as null; e.g. 0, ZERO, as a
+//!   20.1.0 consistency level). A non-required one (`remove`'s level, an optional
+//!   `index_type`) passes through unchanged for the service to refuse
+//!   (`docs/compatibility.md#d7`, `later-api.md` F7).
 //!
 //! Elements of lists and maps are read as the IDL says, as Java read them; a non-empty
 //! container whose announced element type differs is a PROTOCOL_ERROR. Strings are copied as
@@ -34,7 +40,6 @@ use thrift::protocol::{
 };
 
 use super::codec::BinaryIn;
-use super::generated::ConsistencyLevel;
 use super::schema::{Req, StructDef, Ty, Value};
 use super::wire::{ttype, type_id};
 
@@ -103,9 +108,9 @@ pub(crate) fn normalize_struct<O: TOutputProtocol>(
     out.write_struct_begin(&TStructIdentifier {
         name: String::new(),
     })?;
-    // Per declared field: seen at all, and whether its last value was an unknown level.
-    let mut seen = [false; 8];
-    let mut null_level = [false; 8];
+    // Per declared field (bit i for field i; a test keeps structs under 64 fields): seen at
+    // all, and whether its last value was a number its enum does not list.
+    let (mut seen, mut unknown_enum) = (0u64, 0u64);
     loop {
         let f = inp.read_field_begin()?;
         if f.field_type == TType::Stop {
@@ -122,24 +127,42 @@ pub(crate) fn normalize_struct<O: TOutputProtocol>(
             pass.rewrite = true;
             continue;
         };
+        let bit = 1u64 << i;
         out.write_field_begin(&field(f.field_type, d.id))?;
-        if let Ty::Cl = d.ty {
+        if let Ty::Enum(e) = d.ty {
             let n = inp.read_i32()?;
-            null_level[i] = !ConsistencyLevel::ENUM_VALUES.contains(&ConsistencyLevel(n));
+            match e.knows(n) {
+                true => unknown_enum &= !bit,
+                false => unknown_enum |= bit,
+            }
             out.write_i32(n)?;
         } else {
             copy_value(inp, d.ty, out, pass)?;
         }
         out.write_field_end()?;
-        seen[i] = true;
+        seen |= bit;
     }
     inp.read_struct_end()?;
     // Java validated after reading the whole struct, field by field in declaration order.
     for (i, d) in def.fields.iter().enumerate() {
-        let absent = !seen[i] || (null_level[i] && d.req == Req::Required);
-        if !seen[i] {
+        let bit = 1u64 << i;
+        let was_seen = seen & bit != 0;
+        let absent = !was_seen || (unknown_enum & bit != 0 && d.req == Req::Required);
+        if !was_seen {
             if let Some(v) = d.default {
-                write_default(out, d.id, v)?;
+                // Java's isSet counts an optional primitive's default as absent.
+                let primitive = !matches!(v, Value::Str(_)) && !matches!(d.ty, Ty::Enum(_));
+                if d.req != Req::Optional || !primitive {
+                    write_default(out, d.id, v)?;
+                    pass.rewrite = true;
+                }
+                continue;
+            }
+            if let (Req::Default, Ty::List(elem)) = (d.req, d.ty) {
+                // Only 20.1.0's cas has these; an absent list is an empty one (F3).
+                out.write_field_begin(&field(TType::List, d.id))?;
+                let t = ttype(elem.wire()).unwrap_or(TType::Stop);
+                out.write_list_begin(&TListIdentifier::new(t, 0))?;
                 pass.rewrite = true;
                 continue;
             }
@@ -152,6 +175,7 @@ pub(crate) fn normalize_struct<O: TOutputProtocol>(
             // Java's primitives cannot be null, so their absence went unnoticed.
             Ty::Bool => write_default(out, d.id, Value::Bool(false))?,
             Ty::I32 => write_default(out, d.id, Value::I32(0))?,
+            Ty::Double => write_default(out, d.id, Value::Double(0.0))?,
             Ty::I64 => {
                 out.write_field_begin(&field(TType::I64, d.id))?;
                 out.write_i64(0)?;
@@ -173,12 +197,14 @@ fn write_default<O: TOutputProtocol>(out: &mut O, id: i16, v: Value) -> Result<(
     let t = match v {
         Value::Bool(_) => TType::Bool,
         Value::I32(_) => TType::I32,
+        Value::Double(_) => TType::Double,
         Value::Str(_) => TType::String,
     };
     out.write_field_begin(&field(t, id))?;
     match v {
         Value::Bool(b) => out.write_bool(b)?,
         Value::I32(n) => out.write_i32(n)?,
+        Value::Double(x) => out.write_double(x)?,
         Value::Str(s) => out.write_string(s)?,
     }
     Ok(())
@@ -213,8 +239,9 @@ fn copy_value<O: TOutputProtocol>(
 ) -> Result<()> {
     match ty {
         Ty::Bool => out.write_bool(inp.read_bool()?)?,
-        Ty::I32 | Ty::Cl => out.write_i32(inp.read_i32()?)?,
+        Ty::I32 | Ty::Enum(_) => out.write_i32(inp.read_i32()?)?,
         Ty::I64 => out.write_i64(inp.read_i64()?)?,
+        Ty::Double => out.write_double(inp.read_double()?)?,
         Ty::Str | Ty::Bin => {
             let raw = inp.read_raw()?;
             pass.charge(raw.len() as u64)?;
@@ -253,7 +280,9 @@ fn copy_value<O: TOutputProtocol>(
 mod tests {
     use super::super::generated::{CassandraSyncClient, TCassandraSyncClient};
     use super::super::writer::Discard;
-    use super::super::{methods, ColumnParent, KeyRange, SlicePredicate, SliceRange};
+    use super::super::{
+        methods, ColumnParent, ConsistencyLevel, KeyRange, SlicePredicate, SliceRange,
+    };
     use super::*;
     use thrift::protocol::{TBinaryInputProtocol, TBinaryOutputProtocol};
 

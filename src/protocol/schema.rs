@@ -1,13 +1,14 @@
-//! The request half of `idl/cassandra.thrift` as data: the types of fields, and every struct a
-//! method's arguments can reach, with field ids, wire types, requiredness and defaults. The
-//! arguments themselves are rows of the method table (`methods`); the normalizer walks them
-//! with these definitions the way the 0.6 Java code read them. A test reads the IDL text and
-//! compares, so the two cannot drift apart.
+//! The request half of an IDL as data: the types of fields ([`Ty`], shared by both APIs), and
+//! for `idl/cassandra.thrift` every struct a method's arguments can reach, with field ids, wire
+//! types, requiredness and defaults (`v20::schema` holds the same for `idl/cassandra-20.thrift`).
+//! The arguments themselves are rows of the method tables; the normalizer walks them with
+//! these definitions the way the Java servers read them. A test reads each IDL text and
+//! compares, so they cannot drift apart.
 
 use std::mem::size_of;
 
 use super::generated as g;
-use super::wire::{T_BOOL, T_I32, T_I64, T_LIST, T_MAP, T_STRING, T_STRUCT};
+use super::wire::{T_BOOL, T_DOUBLE, T_I32, T_I64, T_LIST, T_MAP, T_STRING, T_STRUCT};
 
 /// A field's declared type.
 #[derive(Debug, Clone, Copy)]
@@ -15,12 +16,13 @@ pub(crate) enum Ty {
     Bool,
     I32,
     I64,
+    Double,
     /// Thrift `string` (UTF-8, decoded lossily).
     Str,
     /// Thrift `binary` (raw bytes).
     Bin,
-    /// The `ConsistencyLevel` enum, an i32 on the wire.
-    Cl,
+    /// An enum, an i32 on the wire; Java read a number it does not list as null.
+    Enum(&'static EnumDef),
     Struct(&'static StructDef),
     List(&'static Ty),
     Map(&'static Ty, &'static Ty),
@@ -31,8 +33,8 @@ impl Ty {
     pub(crate) fn rust_size(self) -> usize {
         match self {
             Ty::Bool => 1,
-            Ty::I32 | Ty::Cl => 4,
-            Ty::I64 => 8,
+            Ty::I32 | Ty::Enum(_) => 4,
+            Ty::I64 | Ty::Double => 8,
             Ty::Str | Ty::Bin | Ty::List(_) => size_of::<Vec<u8>>(),
             Ty::Map(..) => size_of::<std::collections::BTreeMap<String, String>>(),
             Ty::Struct(def) => def.size,
@@ -43,8 +45,9 @@ impl Ty {
     pub(crate) fn wire(self) -> u8 {
         match self {
             Ty::Bool => T_BOOL,
-            Ty::I32 | Ty::Cl => T_I32,
+            Ty::I32 | Ty::Enum(_) => T_I32,
             Ty::I64 => T_I64,
+            Ty::Double => T_DOUBLE,
             Ty::Str | Ty::Bin => T_STRING,
             Ty::Struct(_) => T_STRUCT,
             Ty::Map(..) => T_MAP,
@@ -62,11 +65,26 @@ pub(crate) enum Req {
 }
 
 /// A default value from the IDL.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Value {
     Bool(bool),
     I32(i32),
+    Double(f64),
     Str(&'static str),
+}
+
+/// An enum: the numbers it lists (any other number is no value of it). Its name is the
+/// field's type in the IDL, where a test checks the numbers.
+#[derive(Debug)]
+pub(crate) struct EnumDef {
+    pub values: &'static [i32],
+}
+
+impl EnumDef {
+    /// Whether `n` is one of the listed numbers.
+    pub(crate) fn knows(&self, n: i32) -> bool {
+        self.values.contains(&n)
+    }
 }
 
 /// One field of a struct or argument list.
@@ -114,8 +132,14 @@ pub(super) const fn opt(id: i16, name: &'static str, ty: Ty) -> FieldDef {
 
 /// `consistency_level = ConsistencyLevel.ONE` at argument `id`, required unless `req` says.
 pub(super) const fn cl(id: i16, req: Req) -> FieldDef {
-    field(id, "consistency_level", Ty::Cl, req, Some(Value::I32(1)))
+    let ty = Ty::Enum(&CONSISTENCY_LEVEL);
+    field(id, "consistency_level", ty, req, Some(Value::I32(1)))
 }
+
+/// The 0.6 levels: ZERO (0) to ANY (6).
+pub(super) static CONSISTENCY_LEVEL: EnumDef = EnumDef {
+    values: &[0, 1, 2, 3, 4, 5, 6],
+};
 
 /// Shorthand for the IDL's `required`.
 pub(super) const REQ: Req = Req::Required;
