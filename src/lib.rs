@@ -4,6 +4,10 @@
 //! `docs/compatibility.md` (each deliberate difference from 0.6, by id: D…, E…, S…),
 //! `docs/storage.md` (every byte on disk) and `docs/durability.md`.
 //!
+//! The later Thrift API (Cassandra 0.7–3.11, `idl/cassandra-20.thrift`, `docs/api-later.md`)
+//! is served on a second listener by [`service20`] over the same column families; it is being
+//! built (issue 11).
+//!
 //! Data flows one way — socket → [`server`] → [`protocol`] → [`service`] → [`cf`] →
 //! [`storage`] → sled or fjall — with [`config`], [`auth`], [`comparator`], [`partitioner`], [`model`],
 //! [`metrics`] and [`error`] used from below. [`node`] wires them together; [`client`] is the
@@ -67,6 +71,7 @@ pub mod partitioner;
 pub mod protocol;
 pub mod server;
 pub mod service;
+pub mod service20;
 pub mod storage;
 pub mod tools;
 /// The later API's comparators and validators (issue 11's foundation, not yet on the wire).

@@ -11,6 +11,7 @@ use crate::protocol::{ConnectionFactory, Limits};
 use crate::server::admin::AdminServer;
 use crate::server::{RunningServer, ServerSettings};
 use crate::service::Service;
+use crate::service20::Service20;
 use crate::storage::{open_engine, open_redis_cluster, EngineKind, RedisOptions, SyncPolicy};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -107,6 +108,18 @@ fn front_end_endpoint(config: &Config, bound: SocketAddr) -> String {
     }
 }
 
+/// Starts a listener on `addr`; a bind failure names `element`.
+async fn listen(
+    addr: SocketAddr,
+    factory: Arc<dyn ConnectionFactory>,
+    settings: ServerSettings,
+    element: &str,
+) -> Result<RunningServer> {
+    RunningServer::start(addr, factory, settings)
+        .await
+        .map_err(|e| Error::config(element, format!("cannot listen on {addr}: {e}")))
+}
+
 /// The server settings a configuration asks for.
 pub fn server_settings(config: &Config) -> ServerSettings {
     let l = config.limits;
@@ -120,27 +133,46 @@ pub fn server_settings(config: &Config) -> ServerSettings {
 
 /// A serving node.
 pub struct Node {
-    server: RunningServer,
+    /// The 0.6 API's listener, unless `<ThriftEnabled>` is false.
+    server: Option<RunningServer>,
+    /// The later API's listener, unless `<Thrift20Enabled>` is false.
+    later: Option<RunningServer>,
     admin: AdminServer,
     db: Arc<Db>,
     maintenance: MaintenanceHandle,
 }
 
 impl Node {
-    /// Opens the store and starts serving on ThriftAddress:ThriftPort (port 0 picks one).
+    /// Opens the store and starts serving: the 0.6 API on ThriftAddress:ThriftPort and the
+    /// later API on Thrift20Address:Thrift20Port, each unless disabled (port 0 picks one).
     pub async fn start(config: Config) -> Result<Node> {
         let config = Arc::new(config);
         let db = open_db(&config)?;
         let grace = Duration::from_secs(u64::from(config.gc_grace_seconds));
         let maintenance =
             db.start_maintenance(grace.clamp(Duration::from_secs(1), MAX_PURGE_INTERVAL))?;
-        let factory: Arc<dyn ConnectionFactory> =
-            Arc::new(Service::new(Arc::clone(&db), Arc::clone(&config)));
-        let addr = SocketAddr::new(config.thrift_address, config.thrift_port);
-        let server = RunningServer::start(addr, factory, server_settings(&config))
-            .await
-            .map_err(|e| Error::config("ThriftPort", format!("cannot listen on {addr}: {e}")))?;
-        db.announce(&front_end_endpoint(&config, server.local_addr()))?;
+        let settings = server_settings(&config);
+        let server = match config.thrift_enabled {
+            true => {
+                let factory: Arc<dyn ConnectionFactory> =
+                    Arc::new(Service::new(Arc::clone(&db), Arc::clone(&config)));
+                let addr = SocketAddr::new(config.thrift_address, config.thrift_port);
+                Some(listen(addr, factory, settings, "ThriftPort").await?)
+            }
+            false => None,
+        };
+        let later = match config.thrift20.enabled {
+            true => {
+                let factory: Arc<dyn ConnectionFactory> =
+                    Arc::new(Service20::new(Arc::clone(&db), Arc::clone(&config)));
+                let addr = SocketAddr::new(config.thrift20.address, config.thrift20.port);
+                Some(listen(addr, factory, settings, "Thrift20Port").await?)
+            }
+            false => None,
+        };
+        if let Some(server) = &server {
+            db.announce(&front_end_endpoint(&config, server.local_addr()))?;
+        }
         let admin_addr = SocketAddr::new(config.admin.address, config.admin.port);
         let admin = AdminServer::start(Arc::clone(&db), Arc::clone(&config))
             .await
@@ -149,15 +181,31 @@ impl Node {
             })?;
         Ok(Node {
             server,
+            later,
             admin,
             db,
             maintenance,
         })
     }
 
-    /// The address clients connect to.
+    /// The address 0.6 clients connect to; the later API's when the 0.6 listener is
+    /// disabled (at least one listener always runs).
     pub fn local_addr(&self) -> SocketAddr {
-        self.server.local_addr()
+        match (&self.server, &self.later) {
+            (Some(server), _) | (None, Some(server)) => server.local_addr(),
+            // Config validation refuses disabling both.
+            (None, None) => SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0),
+        }
+    }
+
+    /// The address of the 0.6 listener, if it runs.
+    pub fn thrift_addr(&self) -> Option<SocketAddr> {
+        self.server.as_ref().map(RunningServer::local_addr)
+    }
+
+    /// The address of the later API's listener, if it runs.
+    pub fn thrift20_addr(&self) -> Option<SocketAddr> {
+        self.later.as_ref().map(RunningServer::local_addr)
     }
 
     /// The address of the admin endpoint (metrics, status page, `ilion tool`).
@@ -173,7 +221,18 @@ impl Node {
     /// Stops accepting, lets in-flight calls finish, then makes everything durable.
     pub async fn shutdown(self) -> Result<()> {
         self.admin.shutdown().await;
-        self.server.shutdown(SHUTDOWN_GRACE).await;
+        // Both listeners drain at once, within one grace period.
+        let stop_06 = async {
+            if let Some(server) = self.server {
+                server.shutdown(SHUTDOWN_GRACE).await;
+            }
+        };
+        let stop_20 = async {
+            if let Some(later) = self.later {
+                later.shutdown(SHUTDOWN_GRACE).await;
+            }
+        };
+        tokio::join!(stop_06, stop_20);
         drop(self.maintenance);
         self.db.close()
     }

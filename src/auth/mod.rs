@@ -1,8 +1,10 @@
-//! Login for the 0.6 API (`docs/api.md#auth`): AllowAllAuthenticator, which admits everyone and
-//! needs no login, and SimpleAuthenticator, which checks a user's password against
-//! `passwd.properties` and the keyspace against `access.properties`. Both files sit in the
+//! Login for both APIs (`docs/api.md#auth`, `docs/api-later.md#sessions`):
+//! AllowAllAuthenticator, which admits everyone and needs no login, and SimpleAuthenticator,
+//! which checks a user's password against `passwd.properties` and the keyspace against
+//! `access.properties`. The 0.6 `login` checks both at once; the later API checks the
+//! password at `login` and the keyspace when a call uses one. Both files sit in the
 //! directory of storage-conf.xml (`docs/compatibility.md#e5`) and are read afresh at every
-//! login, so edits take effect without a restart. Clients see only the short 0.6/ilion
+//! check, so edits take effect without a restart. Clients see only the short 0.6/ilion
 //! messages; the server log gets the full path and cause of any file problem.
 
 pub mod properties;
@@ -45,8 +47,18 @@ impl Authenticator {
     /// Checks a login to `keyspace`, in 0.6's order: `username` key, `password` key, passwd
     /// file, password, access file, keyspace entry. AllowAll admits every request.
     pub fn login(&self, keyspace: &str, credentials: &BTreeMap<String, String>) -> Result<()> {
+        if let Some(user) = self.authenticate(credentials)? {
+            self.authorize(&user, keyspace)?;
+        }
+        Ok(())
+    }
+
+    /// Checks the credentials alone (the later API's `login`, which names no keyspace):
+    /// `username` key, `password` key, passwd file, password. Returns the user, or `None`
+    /// under AllowAll, which admits everyone and checks nothing.
+    pub fn authenticate(&self, credentials: &BTreeMap<String, String>) -> Result<Option<String>> {
         if self.kind == AuthenticatorKind::AllowAll {
-            return Ok(());
+            return Ok(None);
         }
         // The password mode was validated with the configuration, so it is known here.
         let required = |key: &str| {
@@ -72,20 +84,25 @@ impl Authenticator {
                 self.mode.as_str()
             )));
         }
+        Ok(Some(username.clone()))
+    }
 
+    /// Whether `user` may use `keyspace`: listed under that key of access.properties
+    /// (comma-separated, exact matches; a key with no entry admits nobody, D12, E8). The
+    /// later API asks with the special key `<modify-keyspaces>` for keyspace schema changes.
+    pub fn authorize(&self, user: &str, keyspace: &str) -> Result<()> {
         let access = self.read_table(ACCESS_FILE).ok_or_else(|| {
             Error::Authorization(format!(
                 "Authorization table file {ACCESS_FILE} could not be read"
             ))
         })?;
-        // Comma-separated, exact matches; a keyspace with no entry admits nobody (D12, E8).
         let allowed = access
             .get(keyspace)
-            .is_some_and(|users| users.split(',').any(|user| user == username));
+            .is_some_and(|users| users.split(',').any(|listed| listed == user));
         if !allowed {
-            tracing::info!(user = %username, keyspace, "login refused: not authorized");
+            tracing::info!(user = %user, keyspace, "refused: not authorized");
             return Err(Error::Authorization(format!(
-                "User {username} could not be authorized to use keyspace {keyspace}"
+                "User {user} could not be authorized to use keyspace {keyspace}"
             )));
         }
         Ok(())

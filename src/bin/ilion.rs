@@ -121,8 +121,12 @@ fn serve(config: Option<&Path>) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        // Tests and scripts read the port from this line when ThriftPort is 0.
         tracing::info!("admin endpoint on http://{}/", node.admin_addr());
+        // Logged before the "listening on" line, so that waiting for that line covers both.
+        if let Some(later) = node.thrift20_addr() {
+            tracing::info!("later API (Thrift 20.1.0) on {later}");
+        }
+        // Tests and scripts read the port from this line when ThriftPort is 0.
         tracing::info!(
             "ilion {} serving cluster {cluster:?}; listening on {}",
             env!("CARGO_PKG_VERSION"),

@@ -29,6 +29,7 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 pub use parser::MAX_DEPTH;
+pub use uuids::new_time_uuid;
 
 /// Package of Cassandra's built-in type classes.
 pub const MARSHAL_PACKAGE: &str = "org.apache.cassandra.db.marshal.";

@@ -168,3 +168,25 @@ pub(super) fn decode_from(t: &DataType, input: &mut &[u8]) -> Result<Vec<u8>, St
     }
     Ok(v)
 }
+
+/// A version-1 UUID for now (the one function here that reads the clock). The node field and the clock sequence's start are random per
+/// process (the node with its multicast bit set, as RFC 4122 asks of a node id that is not a
+/// MAC address); the sequence counts up, so two UUIDs of one instant still differ.
+pub fn new_time_uuid() -> uuid::Uuid {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::OnceLock;
+    use uuid::timestamp::context::ContextV1;
+    use uuid::Timestamp;
+    static STATE: OnceLock<(ContextV1, [u8; 6])> = OnceLock::new();
+    let (context, node) = STATE.get_or_init(|| {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u32(std::process::id());
+        let r = h.finish().to_be_bytes();
+        let seq = u16::from_be_bytes([r[6], r[7]]);
+        (
+            ContextV1::new(seq),
+            [r[0] | 0x01, r[1], r[2], r[3], r[4], r[5]],
+        )
+    });
+    uuid::Uuid::new_v1(Timestamp::now(context), node)
+}

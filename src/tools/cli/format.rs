@@ -42,7 +42,7 @@ impl NameType {
         match lit {
             Literal::Hex(bytes) => Ok(bytes.clone()),
             Literal::Long(n) => Ok(n.to_be_bytes().to_vec()),
-            Literal::TimeUuid => Ok(new_time_uuid().as_bytes().to_vec()),
+            Literal::TimeUuid => Ok(crate::types::new_time_uuid().as_bytes().to_vec()),
             Literal::Text(s) => match self {
                 NameType::Long => s
                     .trim()
@@ -94,7 +94,7 @@ pub fn encode_value(lit: &Literal) -> Vec<u8> {
         Literal::Text(s) => s.as_bytes().to_vec(),
         Literal::Hex(bytes) => bytes.clone(),
         Literal::Long(n) => n.to_be_bytes().to_vec(),
-        Literal::TimeUuid => new_time_uuid().as_bytes().to_vec(),
+        Literal::TimeUuid => crate::types::new_time_uuid().as_bytes().to_vec(),
     }
 }
 
@@ -105,28 +105,6 @@ pub fn display_value(value: &[u8]) -> String {
         Ok(s) if !s.chars().any(char::is_control) => s.to_string(),
         _ => format!("0x{}", hex(value)),
     }
-}
-
-/// A version-1 UUID for now. The node field and the clock sequence's start are random per
-/// process (the node with its multicast bit set, as RFC 4122 asks of a node id that is not a
-/// MAC address); the sequence counts up, so two UUIDs of one instant still differ.
-fn new_time_uuid() -> Uuid {
-    use std::hash::{BuildHasher, Hasher};
-    use std::sync::OnceLock;
-    use uuid::timestamp::context::ContextV1;
-    use uuid::Timestamp;
-    static STATE: OnceLock<(ContextV1, [u8; 6])> = OnceLock::new();
-    let (context, node) = STATE.get_or_init(|| {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u32(std::process::id());
-        let r = h.finish().to_be_bytes();
-        let seq = u16::from_be_bytes([r[6], r[7]]);
-        (
-            ContextV1::new(seq),
-            [r[0] | 0x01, r[1], r[2], r[3], r[4], r[5]],
-        )
-    });
-    Uuid::new_v1(Timestamp::now(context), node)
 }
 
 #[cfg(test)]

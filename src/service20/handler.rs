@@ -1,0 +1,387 @@
+//! The generated 20.1.0 handler trait routed onto the session: one line per method, each
+//! clearing the trace-next flag (spec G10: it covers exactly the next call) and mapping the
+//! method's errors with its row of the method table. Methods whose behaviour is not built
+//! yet answer InvalidRequestException `<method> is not served by ilion yet`
+//! (`docs/api-later.md#status` lists them).
+
+use super::errors::to_thrift;
+use super::Session20;
+use crate::error::{Error, Result};
+use crate::protocol::v20::generated::{
+    AuthenticationRequest, CASResult, CassandraSyncHandler, CfDef, CfSplit, Column,
+    ColumnOrSuperColumn, ColumnParent, ColumnPath, Compression, ConsistencyLevel, CounterColumn,
+    CqlPreparedResult, CqlResult, IndexClause, KeyRange, KeySlice, KsDef, MultiSliceRequest,
+    Mutation, SlicePredicate, TokenRange,
+};
+use crate::protocol::v20::methods as m;
+use crate::protocol::Method;
+use std::collections::BTreeMap;
+
+/// The answer of the CQL2 calls, which Cassandra 2.2 removed (spec §1.8).
+const CQL2_REMOVED: &str = "CQL2 has been removed in Cassandra 2.2. Please use CQL3 instead";
+/// The answer of the CQL3 calls until ilion has CQL (spec G15).
+const NO_CQL: &str = "CQL is not supported yet";
+
+impl Session20 {
+    fn reply<T>(&self, method: &Method, result: Result<T>) -> thrift::Result<T> {
+        self.set_trace_next(false);
+        result.map_err(|e| crate::metrics::thrift_error(method.name, to_thrift(method, e)))
+    }
+
+    fn not_yet<T>(&self, method: &Method) -> thrift::Result<T> {
+        self.reply(method, Err(not_served(method)))
+    }
+
+    /// A data call on column family `cf` not built yet: the session checks run first, in
+    /// their order, so a client learns of a missing keyspace, an unknown column family, a
+    /// missing login or permission exactly as it will once the call is served.
+    fn data_not_yet<T>(&self, method: &Method, cf: &str) -> thrift::Result<T> {
+        let checked = self.column_family(cf).and_then(|_| Err(not_served(method)));
+        self.reply(method, checked)
+    }
+
+    /// describe_splits(_ex): a session keyspace and a CF in it, but no login (spec §2.3).
+    fn splits_not_yet<T>(&self, method: &Method, cf: &str) -> thrift::Result<T> {
+        let checked =
+            self.session_keyspace()
+                .and_then(|ks| match ks.column_families.contains_key(cf) {
+                    true => Err(not_served(method)),
+                    false => Err(Error::invalid(format!("unconfigured table {cf}"))),
+                });
+        self.reply(method, checked)
+    }
+
+    /// A call needing only the session keyspace (a mutation map names its CFs per row).
+    fn keyspace_not_yet<T>(&self, method: &Method) -> thrift::Result<T> {
+        let checked = self
+            .session_keyspace()
+            .and_then(|ks| {
+                self.require_login()?;
+                self.require_access(&ks.name)
+            })
+            .and_then(|_| Err(not_served(method)));
+        self.reply(method, checked)
+    }
+}
+
+fn not_served(method: &Method) -> Error {
+    Error::invalid(format!("{} is not served by ilion yet", method.name))
+}
+
+type Mutations = BTreeMap<Vec<u8>, BTreeMap<String, Vec<Mutation>>>;
+
+impl CassandraSyncHandler for Session20 {
+    fn handle_login(&self, auth_request: AuthenticationRequest) -> thrift::Result<()> {
+        self.reply(&m::LOGIN, self.login(&auth_request.credentials))
+    }
+
+    fn handle_set_keyspace(&self, keyspace: String) -> thrift::Result<()> {
+        self.reply(&m::SET_KEYSPACE, self.set_keyspace(keyspace))
+    }
+
+    fn handle_get(
+        &self,
+        _key: Vec<u8>,
+        path: ColumnPath,
+        _cl: ConsistencyLevel,
+    ) -> thrift::Result<ColumnOrSuperColumn> {
+        self.data_not_yet(&m::GET, &path.column_family)
+    }
+
+    fn handle_get_slice(
+        &self,
+        _key: Vec<u8>,
+        parent: ColumnParent,
+        _predicate: SlicePredicate,
+        _cl: ConsistencyLevel,
+    ) -> thrift::Result<Vec<ColumnOrSuperColumn>> {
+        self.data_not_yet(&m::GET_SLICE, &parent.column_family)
+    }
+
+    fn handle_get_count(
+        &self,
+        _key: Vec<u8>,
+        parent: ColumnParent,
+        _predicate: SlicePredicate,
+        _cl: ConsistencyLevel,
+    ) -> thrift::Result<i32> {
+        self.data_not_yet(&m::GET_COUNT, &parent.column_family)
+    }
+
+    fn handle_multiget_slice(
+        &self,
+        _keys: Vec<Vec<u8>>,
+        parent: ColumnParent,
+        _predicate: SlicePredicate,
+        _cl: ConsistencyLevel,
+    ) -> thrift::Result<BTreeMap<Vec<u8>, Vec<ColumnOrSuperColumn>>> {
+        self.data_not_yet(&m::MULTIGET_SLICE, &parent.column_family)
+    }
+
+    fn handle_multiget_count(
+        &self,
+        _keys: Vec<Vec<u8>>,
+        parent: ColumnParent,
+        _predicate: SlicePredicate,
+        _cl: ConsistencyLevel,
+    ) -> thrift::Result<BTreeMap<Vec<u8>, i32>> {
+        self.data_not_yet(&m::MULTIGET_COUNT, &parent.column_family)
+    }
+
+    fn handle_get_range_slices(
+        &self,
+        parent: ColumnParent,
+        _predicate: SlicePredicate,
+        _range: KeyRange,
+        _cl: ConsistencyLevel,
+    ) -> thrift::Result<Vec<KeySlice>> {
+        self.data_not_yet(&m::GET_RANGE_SLICES, &parent.column_family)
+    }
+
+    fn handle_get_paged_slice(
+        &self,
+        cf: String,
+        _range: KeyRange,
+        _start_column: Vec<u8>,
+        _cl: ConsistencyLevel,
+    ) -> thrift::Result<Vec<KeySlice>> {
+        self.data_not_yet(&m::GET_PAGED_SLICE, &cf)
+    }
+
+    fn handle_get_indexed_slices(
+        &self,
+        parent: ColumnParent,
+        _clause: IndexClause,
+        _predicate: SlicePredicate,
+        _cl: ConsistencyLevel,
+    ) -> thrift::Result<Vec<KeySlice>> {
+        self.data_not_yet(&m::GET_INDEXED_SLICES, &parent.column_family)
+    }
+
+    fn handle_insert(
+        &self,
+        _key: Vec<u8>,
+        parent: ColumnParent,
+        _column: Column,
+        _cl: ConsistencyLevel,
+    ) -> thrift::Result<()> {
+        self.data_not_yet(&m::INSERT, &parent.column_family)
+    }
+
+    fn handle_add(
+        &self,
+        _key: Vec<u8>,
+        parent: ColumnParent,
+        _column: CounterColumn,
+        _cl: ConsistencyLevel,
+    ) -> thrift::Result<()> {
+        self.data_not_yet(&m::ADD, &parent.column_family)
+    }
+
+    fn handle_cas(
+        &self,
+        _key: Vec<u8>,
+        cf: String,
+        _expected: Vec<Column>,
+        _updates: Vec<Column>,
+        _serial: ConsistencyLevel,
+        _commit: ConsistencyLevel,
+    ) -> thrift::Result<CASResult> {
+        self.data_not_yet(&m::CAS, &cf)
+    }
+
+    fn handle_remove(
+        &self,
+        _key: Vec<u8>,
+        path: ColumnPath,
+        _timestamp: i64,
+        _cl: ConsistencyLevel,
+    ) -> thrift::Result<()> {
+        self.data_not_yet(&m::REMOVE, &path.column_family)
+    }
+
+    fn handle_remove_counter(
+        &self,
+        _key: Vec<u8>,
+        path: ColumnPath,
+        _cl: ConsistencyLevel,
+    ) -> thrift::Result<()> {
+        self.data_not_yet(&m::REMOVE_COUNTER, &path.column_family)
+    }
+
+    fn handle_batch_mutate(&self, _map: Mutations, _cl: ConsistencyLevel) -> thrift::Result<()> {
+        self.keyspace_not_yet(&m::BATCH_MUTATE)
+    }
+
+    fn handle_atomic_batch_mutate(
+        &self,
+        _map: Mutations,
+        _cl: ConsistencyLevel,
+    ) -> thrift::Result<()> {
+        self.keyspace_not_yet(&m::ATOMIC_BATCH_MUTATE)
+    }
+
+    fn handle_truncate(&self, cf: String) -> thrift::Result<()> {
+        self.data_not_yet(&m::TRUNCATE, &cf)
+    }
+
+    fn handle_get_multi_slice(
+        &self,
+        request: MultiSliceRequest,
+    ) -> thrift::Result<Vec<ColumnOrSuperColumn>> {
+        let cf = request.column_parent.map(|p| p.column_family);
+        self.data_not_yet(&m::GET_MULTI_SLICE, cf.as_deref().unwrap_or(""))
+    }
+
+    fn handle_describe_schema_versions(&self) -> thrift::Result<BTreeMap<String, Vec<String>>> {
+        self.reply(
+            &m::DESCRIBE_SCHEMA_VERSIONS,
+            Ok(self.describe_schema_versions()),
+        )
+    }
+
+    fn handle_describe_keyspaces(&self) -> thrift::Result<Vec<KsDef>> {
+        self.reply(&m::DESCRIBE_KEYSPACES, self.describe_keyspaces())
+    }
+
+    fn handle_describe_cluster_name(&self) -> thrift::Result<String> {
+        self.reply(&m::DESCRIBE_CLUSTER_NAME, Ok(self.describe_cluster_name()))
+    }
+
+    fn handle_describe_version(&self) -> thrift::Result<String> {
+        self.reply(&m::DESCRIBE_VERSION, Ok(self.describe_version()))
+    }
+
+    fn handle_describe_ring(&self, keyspace: String) -> thrift::Result<Vec<TokenRange>> {
+        self.reply(&m::DESCRIBE_RING, self.describe_ring(&keyspace))
+    }
+
+    fn handle_describe_local_ring(&self, keyspace: String) -> thrift::Result<Vec<TokenRange>> {
+        self.reply(&m::DESCRIBE_LOCAL_RING, self.describe_ring(&keyspace))
+    }
+
+    fn handle_describe_token_map(&self) -> thrift::Result<BTreeMap<String, String>> {
+        self.reply(&m::DESCRIBE_TOKEN_MAP, Ok(self.describe_token_map()))
+    }
+
+    fn handle_describe_partitioner(&self) -> thrift::Result<String> {
+        self.reply(&m::DESCRIBE_PARTITIONER, Ok(self.describe_partitioner()))
+    }
+
+    fn handle_describe_snitch(&self) -> thrift::Result<String> {
+        let snitch = super::describe::SNITCH.to_string();
+        self.reply(&m::DESCRIBE_SNITCH, Ok(snitch))
+    }
+
+    fn handle_describe_keyspace(&self, keyspace: String) -> thrift::Result<KsDef> {
+        self.reply(&m::DESCRIBE_KEYSPACE, self.describe_keyspace(&keyspace))
+    }
+
+    fn handle_describe_splits(
+        &self,
+        cf: String,
+        _start: String,
+        _end: String,
+        _keys_per_split: i32,
+    ) -> thrift::Result<Vec<String>> {
+        self.splits_not_yet(&m::DESCRIBE_SPLITS, &cf)
+    }
+
+    fn handle_trace_next_query(&self) -> thrift::Result<Vec<u8>> {
+        let id = self.trace_next_query();
+        // Not `reply`: that would clear the flag this call has just set.
+        Ok(id)
+    }
+
+    fn handle_describe_splits_ex(
+        &self,
+        cf: String,
+        _start: String,
+        _end: String,
+        _keys_per_split: i32,
+    ) -> thrift::Result<Vec<CfSplit>> {
+        self.splits_not_yet(&m::DESCRIBE_SPLITS_EX, &cf)
+    }
+
+    fn handle_system_add_column_family(&self, _cf_def: CfDef) -> thrift::Result<String> {
+        self.not_yet(&m::SYSTEM_ADD_COLUMN_FAMILY)
+    }
+
+    fn handle_system_drop_column_family(&self, cf: String) -> thrift::Result<String> {
+        self.data_not_yet(&m::SYSTEM_DROP_COLUMN_FAMILY, &cf)
+    }
+
+    fn handle_system_add_keyspace(&self, _ks_def: KsDef) -> thrift::Result<String> {
+        self.not_yet(&m::SYSTEM_ADD_KEYSPACE)
+    }
+
+    fn handle_system_drop_keyspace(&self, _keyspace: String) -> thrift::Result<String> {
+        self.not_yet(&m::SYSTEM_DROP_KEYSPACE)
+    }
+
+    fn handle_system_update_keyspace(&self, _ks_def: KsDef) -> thrift::Result<String> {
+        self.not_yet(&m::SYSTEM_UPDATE_KEYSPACE)
+    }
+
+    fn handle_system_update_column_family(&self, _cf_def: CfDef) -> thrift::Result<String> {
+        self.not_yet(&m::SYSTEM_UPDATE_COLUMN_FAMILY)
+    }
+
+    fn handle_execute_cql_query(
+        &self,
+        _query: Vec<u8>,
+        _compression: Compression,
+    ) -> thrift::Result<CqlResult> {
+        self.reply(&m::EXECUTE_CQL_QUERY, Err(Error::invalid(CQL2_REMOVED)))
+    }
+
+    fn handle_execute_cql3_query(
+        &self,
+        _query: Vec<u8>,
+        _compression: Compression,
+        _cl: ConsistencyLevel,
+    ) -> thrift::Result<CqlResult> {
+        self.reply(&m::EXECUTE_CQL3_QUERY, Err(Error::invalid(NO_CQL)))
+    }
+
+    fn handle_prepare_cql_query(
+        &self,
+        _query: Vec<u8>,
+        _compression: Compression,
+    ) -> thrift::Result<CqlPreparedResult> {
+        self.reply(&m::PREPARE_CQL_QUERY, Err(Error::invalid(CQL2_REMOVED)))
+    }
+
+    fn handle_prepare_cql3_query(
+        &self,
+        _query: Vec<u8>,
+        _compression: Compression,
+    ) -> thrift::Result<CqlPreparedResult> {
+        self.reply(&m::PREPARE_CQL3_QUERY, Err(Error::invalid(NO_CQL)))
+    }
+
+    fn handle_execute_prepared_cql_query(
+        &self,
+        _item_id: i32,
+        _values: Vec<Vec<u8>>,
+    ) -> thrift::Result<CqlResult> {
+        self.reply(
+            &m::EXECUTE_PREPARED_CQL_QUERY,
+            Err(Error::invalid(CQL2_REMOVED)),
+        )
+    }
+
+    fn handle_execute_prepared_cql3_query(
+        &self,
+        _item_id: i32,
+        _values: Vec<Vec<u8>>,
+        _cl: ConsistencyLevel,
+    ) -> thrift::Result<CqlResult> {
+        self.reply(&m::EXECUTE_PREPARED_CQL3_QUERY, Err(Error::invalid(NO_CQL)))
+    }
+
+    fn handle_set_cql_version(&self, _version: String) -> thrift::Result<()> {
+        // A no-op since 2.2: any version is accepted (spec §1.8).
+        self.reply(&m::SET_CQL_VERSION, Ok(()))
+    }
+}
