@@ -10,8 +10,8 @@
 # src/protocol/generated.rs is the Thrift compiler's output (the one step that needs the
 # compiler; `cargo test` does not), cargo tests (the wire suites a second time on the fjall
 # engine), the power-cut short campaign on fjall, the fuzzing checks (the feature linted, the
-# regression tests, every target for 12 s), the release build, the Python suite against the
-# release binary, the suites over a local Redis Cluster (the redis-cluster engine), the fault
+# regression tests, every target for 12 s), the release build, the Python suites (the 0.6 API, then
+# the later API) against the release binary, the suites over a local Redis Cluster (the redis-cluster engine), the fault
 # checks (docs/faults.md: kill -9 cycles, I/O errors, an abuse smoke; these need root), and
 # the client suites. A missing tool is an error, never a skipped test. .ci/run calls exactly
 # this script.
@@ -123,6 +123,8 @@ bin="${CARGO_TARGET_DIR:-$root/target}/release/ilion"
 # --- the server through generated Python bindings ---------------------------------------------
 step "pytest: the Thrift API through generated Python bindings"
 ILION_BIN="$bin" python3 -m pytest -q tests/python
+step "pytest: the later API (20.1.0) through generated Python bindings"
+ILION_BIN="$bin" python3 -m pytest -q tests/python20
 
 # --- the redis-cluster engine (docs/redis.md#tests) ------------------------------------------
 # A local 6-node Redis Cluster (scripts/redis-cluster.sh installs redis-server when missing),

@@ -71,7 +71,7 @@ class Node:
         self.proc = subprocess.Popen(
             [os.path.abspath(ilion_harness.binary()), "serve", "--config", self.config_path],
             cwd=self.directory, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        self.host, self.port = ilion_harness.wait_until_listening(self.proc, self.log, timeout)
+        self.host, self.port, _ = ilion_harness.wait_until_listening(self.proc, self.log, timeout)
         return self
 
     def kill(self):

@@ -87,14 +87,21 @@ def binary():
 def wait_until_listening(proc, log, timeout_s):
     """Reads a started `ilion serve`'s stderr into `log` until it says "listening on", then
     keeps draining it on a thread (so the server never blocks on a full pipe); returns
-    (host, port). Raises with the log if the server exits or is not listening in time."""
+    (host, port, later) where `later` is the later API's (host, port), logged before that
+    line, or None when its listener is disabled. Raises with the log if the server exits or
+    is not listening in time."""
     deadline = time.time() + timeout_s
+    later = None
     while True:
         line = proc.stderr.readline()
         if not line:
             proc.wait()
             raise RuntimeError("ilion exited before listening:\n" + "".join(log))
         log.append(line)
+        found = re.search(r"later API \(Thrift 20\.1\.0\) on (\S+):(\d+)", line)
+        if found:
+            later = (found.group(1), int(found.group(2)))
+            continue
         match = re.search(r"listening on (\S+):(\d+)", line)
         if match:
             break
@@ -106,25 +113,28 @@ def wait_until_listening(proc, log, timeout_s):
             log.append(line)
 
     threading.Thread(target=drain, daemon=True).start()
-    return match.group(1), int(match.group(2))
+    return match.group(1), int(match.group(2)), later
 
 
 class Server:
     """A running ilion process; use as a context manager or call stop()."""
 
     def __init__(self, directory=None, partitioner="OrderPreservingPartitioner", sync="periodic",
-                 authenticator=None, keyspaces=None, extra_files=None):
+                 authenticator=None, keyspaces=None, extra_files=None, elements=None):
         """`keyspaces` replaces the test keyspaces (XML text of <Keyspace> elements);
-        `extra_files` maps file names to text written over the copies beside the config."""
+        `extra_files` maps file names to text written over the copies beside the config;
+        `elements` maps top-level element names to values set in the config."""
         self._tmp = None
         if directory is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="ilion-test-")
             directory = self._tmp.name
         self.directory = directory
         self.config_path = os.path.join(directory, "storage-conf.xml")
+        text = conf_text(partitioner, sync, authenticator, keyspaces)
+        for name, value in (elements or {}).items():
+            text = set_element(text, name, value)
         with open(self.config_path, "w") as f:
-            f.write(on_redis_cluster(conf_text(partitioner, sync, authenticator, keyspaces),
-                                     directory))
+            f.write(on_redis_cluster(text, directory))
         for name in ("passwd.properties", "access.properties"):
             shutil.copy(os.path.join(CONF_DIR, name), os.path.join(directory, name))
         for name, text in (extra_files or {}).items():
@@ -138,7 +148,7 @@ class Server:
         self.proc = subprocess.Popen([binary(), "serve", "--config", self.config_path],
                                      cwd=self.directory,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        self.host, self.port = wait_until_listening(self.proc, self.log, 10)
+        self.host, self.port, self.later = wait_until_listening(self.proc, self.log, 10)
 
     def stop(self, sig=signal.SIGTERM, timeout=10):
         """Stops the server with `sig` and returns its exit code."""
@@ -158,9 +168,10 @@ class Server:
         self.close()
 
 
-def generate_python_bindings(out_dir):
-    """Generates `cassandra` from the IDL with `thrift -gen py` and imports it."""
-    subprocess.run(["thrift", "-gen", "py", "-out", out_dir, IDL], check=True,
+def generate_python_bindings(out_dir, idl=IDL):
+    """Generates `cassandra` from the IDL (the 0.6 one unless `idl` names another) with
+    `thrift -gen py` and imports it."""
+    subprocess.run(["thrift", "-gen", "py", "-out", out_dir, idl], check=True,
                    stderr=subprocess.PIPE)
     if out_dir not in sys.path:
         sys.path.insert(0, out_dir)
