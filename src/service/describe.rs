@@ -213,3 +213,37 @@ fn shared_ring(partitioner: Partitioner, front_ends: &[String]) -> Vec<TokenRang
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ends(partitioner: Partitioner, n: usize) -> Vec<String> {
+        let front_ends: Vec<String> = (0..n).map(|i| format!("10.0.0.{i}")).collect();
+        shared_ring(partitioner, &front_ends)
+            .into_iter()
+            .map(|r| r.end_token)
+            .collect()
+    }
+
+    #[test]
+    fn shared_rings_of_the_later_partitioners_split_evenly() {
+        assert_eq!(ends(Partitioner::Murmur3, 2), ["-9223372036854775808", "0"]);
+        assert_eq!(
+            ends(Partitioner::Murmur3, 4),
+            [
+                "-9223372036854775808",
+                "-4611686018427387904",
+                "0",
+                "4611686018427387904"
+            ]
+        );
+        assert_eq!(ends(Partitioner::ByteOrdered, 2), ["", "80"]);
+        // Every token parses back under its partitioner.
+        for p in [Partitioner::Murmur3, Partitioner::ByteOrdered] {
+            for t in ends(p, 3) {
+                assert!(p.parse_token(&t).is_ok(), "{p:?} {t}");
+            }
+        }
+    }
+}
