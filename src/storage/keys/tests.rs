@@ -60,6 +60,31 @@ proptest! {
         }
     }
 
+    /// Stores written before keys became bytes keep their bytes: for a UTF-8 key each 0.6
+    /// partitioner's row part is still the formula of the string-key layout.
+    #[test]
+    fn utf8_keys_keep_the_string_key_layout(key in "\\PC{1,6}") {
+        let escaped = |bytes: &[u8]| {
+            let mut out = Vec::new();
+            put_escaped(&mut out, bytes);
+            out
+        };
+        let md5: [u8; 16] = {
+            use md5::{Digest, Md5};
+            Md5::digest(key.as_bytes()).into()
+        };
+        let mut rp = i128::from_be_bytes(md5).unsigned_abs().to_be_bytes().to_vec();
+        rp.extend(escaped(key.as_bytes()));
+        prop_assert_eq!(encode_row(Partitioner::Random, key.as_bytes()), rp);
+        prop_assert_eq!(
+            encode_row(Partitioner::OrderPreserving, key.as_bytes()),
+            escaped(&cesu8(&key))
+        );
+        let mut copp = escaped(&crate::partitioner::collation_key(&key));
+        copp.extend(escaped(key.as_bytes()));
+        prop_assert_eq!(encode_row(Partitioner::CollatingOrderPreserving, key.as_bytes()), copp);
+    }
+
     #[test]
     fn token_bounds_select_exactly_the_rows_in_range(a in keys(), t in keys()) {
         for p in Partitioner::ALL {
