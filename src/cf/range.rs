@@ -12,6 +12,8 @@ use crate::storage::RowSpan;
 
 impl Db {
     /// `get_range_slices`: up to `range.count` rows in ring order, each sliced by `predicate`.
+    /// Rows whose key `range.keys` does not admit are skipped before the count
+    /// (`docs/compatibility.md#binary-keys`).
     pub fn get_range_slices(
         &self,
         keyspace: &str,
