@@ -67,7 +67,7 @@ fn insert(key: String, name: &[u8], value: &[u8], ts: i64) -> RowMutation {
     };
     RowMutation {
         keyspace: KS.into(),
-        key,
+        key: key.into_bytes(),
         changes: vec![(
             "Standard1".into(),
             vec![Change::Insert {
@@ -106,7 +106,7 @@ fn raw_sled(n: usize) -> BenchResult<(f64, f64)> {
         timestamp: 1,
     };
     let entries: Vec<(Vec<u8>, Vec<u8>)> = (0..n)
-        .map(|i| layout.column_entry(&format!("key{i}"), b"C0", &cell))
+        .map(|i| layout.column_entry(format!("key{i}").as_bytes(), b"C0", &cell))
         .collect();
     let start = Instant::now();
     for (key, value) in &entries {
@@ -130,7 +130,13 @@ fn cf_single(n: usize) -> BenchResult<(f64, f64, f64)> {
     let inserts = rate(n, start.elapsed());
     let start = Instant::now();
     for i in 0..n {
-        db.get(KS, &format!("key{i}"), "Standard1", None, Some(b"C0"))?;
+        db.get(
+            KS,
+            format!("key{i}").as_bytes(),
+            "Standard1",
+            None,
+            Some(b"C0"),
+        )?;
     }
     let gets = rate(n, start.elapsed());
 
@@ -152,7 +158,7 @@ fn cf_single(n: usize) -> BenchResult<(f64, f64, f64)> {
             .collect();
         db.apply(RowMutation {
             keyspace: KS.into(),
-            key: format!("wide{r}"),
+            key: format!("wide{r}").into_bytes(),
             changes: vec![("Standard1".to_string(), changes)],
         })?;
     }
@@ -167,7 +173,12 @@ fn cf_single(n: usize) -> BenchResult<(f64, f64, f64)> {
     let reads = 20_000;
     let start = Instant::now();
     for i in 0..reads {
-        let got = db.get_slice(KS, &format!("wide{}", i % rows), &parent, &predicate)?;
+        let got = db.get_slice(
+            KS,
+            format!("wide{}", i % rows).as_bytes(),
+            &parent,
+            &predicate,
+        )?;
         assert_eq!(got.len(), 100);
     }
     Ok((inserts, gets, rate(reads, start.elapsed())))

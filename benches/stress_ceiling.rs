@@ -87,7 +87,7 @@ fn mutation(i: u64) -> RowMutation {
         .collect();
     RowMutation {
         keyspace: "Keyspace1".into(),
-        key: format!("{i:06}"),
+        key: format!("{i:06}").into_bytes(),
         changes: vec![("Standard1".to_string(), changes)],
     }
 }

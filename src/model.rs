@@ -127,8 +127,8 @@ pub enum Change {
 pub struct RowMutation {
     /// The keyspace of every change.
     pub keyspace: String,
-    /// The row key.
-    pub key: String,
+    /// The row key: any bytes (the 0.6 API's string keys are their UTF-8).
+    pub key: Vec<u8>,
     /// The changes of each column family, the column families in request order, each
     /// once, none without changes ([`RowMutation::push`] keeps this); order does not affect
     /// the outcome.
@@ -137,7 +137,7 @@ pub struct RowMutation {
 
 impl RowMutation {
     /// A mutation of row `key` in `keyspace` with no changes yet.
-    pub fn new(keyspace: impl Into<String>, key: impl Into<String>) -> RowMutation {
+    pub fn new(keyspace: impl Into<String>, key: impl Into<Vec<u8>>) -> RowMutation {
         RowMutation {
             keyspace: keyspace.into(),
             key: key.into(),
@@ -193,7 +193,7 @@ impl NameLevel {
 }
 
 /// A row key is not empty (`docs/api.md#keys`), with 0.6's message.
-pub fn check_key_present(key: &str) -> Result<()> {
+pub fn check_key_present(key: &[u8]) -> Result<()> {
     if key.is_empty() {
         return Err(Error::invalid("Key may not be empty"));
     }
@@ -267,9 +267,9 @@ pub enum RowBounds {
     /// `[token(start_key), token(end_key)]`, both inclusive; an empty end means "to the end".
     Keys {
         /// The first key's token starts the range; empty for the start of the ring.
-        start: String,
+        start: Vec<u8>,
         /// The last key's token ends it; empty for the end of the ring.
-        end: String,
+        end: Vec<u8>,
     },
     /// `(start, end]`; wraps around the ring when start ≥ end, unless end is the minimum.
     Tokens {
@@ -280,6 +280,26 @@ pub enum RowBounds {
     },
 }
 
+/// Which rows a range read may return, by key (`docs/compatibility.md#binary-keys`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyFilter {
+    /// Every row.
+    Any,
+    /// Only rows whose key is valid UTF-8: the rows a 0.6 client can address. The others
+    /// are skipped as if absent, so they do not count towards the row limit.
+    Utf8,
+}
+
+impl KeyFilter {
+    /// True when a row with this key is returned.
+    pub fn admits(self, key: &[u8]) -> bool {
+        match self {
+            KeyFilter::Any => true,
+            KeyFilter::Utf8 => std::str::from_utf8(key).is_ok(),
+        }
+    }
+}
+
 /// A validated key range with its row limit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyRange {
@@ -287,13 +307,15 @@ pub struct KeyRange {
     pub bounds: RowBounds,
     /// The most rows to return (positive).
     pub count: usize,
+    /// Which keys are visible to the caller.
+    pub keys: KeyFilter,
 }
 
 /// One row of a range read: its key and the selected columns (possibly none: a "range ghost").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeySlice {
     /// The row key.
-    pub key: String,
+    pub key: Vec<u8>,
     /// The row's columns (or super columns) the predicate selected.
     pub columns: Vec<ColumnOrSuper>,
 }
@@ -330,8 +352,9 @@ mod tests {
             "supercolumn name length must not be greater than 65535"
         );
         assert!(check_name_length(NameLevel::Column, &[b'a'; 65535]).is_ok());
-        assert_eq!(message(check_key_present("")), "Key may not be empty");
-        assert!(check_key_present("k").is_ok());
+        assert_eq!(message(check_key_present(b"")), "Key may not be empty");
+        assert!(check_key_present(b"k").is_ok());
+        assert!(check_key_present(&[0xFF]).is_ok());
     }
 
     #[test]

@@ -130,7 +130,7 @@ fn read_row(db: &Db, key: &str) -> (usize, usize, Vec<Vec<u8>>) {
     let a = db
         .get_slice(
             KS,
-            key,
+            key.as_bytes(),
             &ColumnParent {
                 column_family: "A".into(),
                 super_column: None,
@@ -141,7 +141,7 @@ fn read_row(db: &Db, key: &str) -> (usize, usize, Vec<Vec<u8>>) {
     let b = db
         .get_slice(
             KS,
-            key,
+            key.as_bytes(),
             &ColumnParent {
                 column_family: "B".into(),
                 super_column: Some(b"sc".to_vec()),

@@ -118,7 +118,7 @@ impl Db {
         let start = self.counters.scan_start(layout.id);
         let mut stats = self.empty_stats(keyspace, cf);
         {
-            let mut row: Option<(String, bool)> = None;
+            let mut row: Option<(Vec<u8>, bool)> = None;
             for item in self.store.entries(layout) {
                 let entry = item?;
                 stats.bytes += entry.stored_bytes() as u64;

@@ -16,7 +16,7 @@ use std::time::Duration;
 const ROWS_PER_BATCH: usize = 256;
 
 /// Expired tombstones of one row: (row key, the tombstones as read).
-type RowCandidates = (String, Vec<StoredEntry>);
+type RowCandidates = (Vec<u8>, Vec<StoredEntry>);
 
 impl Db {
     /// Removes every tombstone older than GCGraceSeconds; returns how many were removed.

@@ -26,7 +26,7 @@ impl RowLocks {
 
     /// Locks the stripe of one row. Poisoning is ignored: the guarded data is the store,
     /// which a panicking writer leaves consistent (its batch was atomic or never applied).
-    pub fn lock(&self, keyspace: &str, key: &str) -> MutexGuard<'_, ()> {
+    pub fn lock(&self, keyspace: &str, key: &[u8]) -> MutexGuard<'_, ()> {
         let hash = self.hasher.hash_one((keyspace, key));
         let stripe = &self.stripes[(hash as usize) % STRIPES];
         stripe.lock().unwrap_or_else(|p| p.into_inner())

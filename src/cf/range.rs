@@ -12,6 +12,8 @@ use crate::storage::RowSpan;
 
 impl Db {
     /// `get_range_slices`: up to `range.count` rows in ring order, each sliced by `predicate`.
+    /// Rows whose key `range.keys` does not admit are skipped before the count
+    /// (`docs/compatibility.md#binary-keys`).
     pub fn get_range_slices(
         &self,
         keyspace: &str,
@@ -22,7 +24,13 @@ impl Db {
         let started = std::time::Instant::now();
         let cf = self.cf(keyspace, &parent.column_family)?;
         let mut out = Vec::new();
-        for item in self.store.rows(cf.layout, &range.bounds).take(range.count) {
+        let rows = self.store.rows(cf.layout, &range.bounds);
+        // Rows the caller cannot see are skipped before the limit counts them.
+        let visible = rows.filter(|item| {
+            item.as_ref()
+                .map_or(true, |(_, key)| range.keys.admits(key))
+        });
+        for item in visible.take(range.count) {
             let (row, key) = item?;
             let columns = self.slice_row(cf, &row, parent.super_column.as_deref(), predicate)?;
             out.push(KeySlice { key, columns });

@@ -22,7 +22,7 @@ impl Db {
     pub fn get(
         &self,
         keyspace: &str,
-        key: &str,
+        key: &[u8],
         column_family: &str,
         super_column: Option<&[u8]>,
         column: Option<&[u8]>,
@@ -45,7 +45,7 @@ impl Db {
     pub fn get_slice(
         &self,
         keyspace: &str,
-        key: &str,
+        key: &[u8],
         parent: &ColumnParent,
         predicate: &Predicate,
     ) -> Result<Vec<ColumnOrSuper>> {
@@ -59,7 +59,7 @@ impl Db {
     }
 
     /// `get_count`: live columns, super columns with a live subcolumn, or live subcolumns.
-    pub fn get_count(&self, keyspace: &str, key: &str, parent: &ColumnParent) -> Result<usize> {
+    pub fn get_count(&self, keyspace: &str, key: &[u8], parent: &ColumnParent) -> Result<usize> {
         Ok(self
             .get_slice(keyspace, key, parent, &Predicate::Range(SliceRange::all()))?
             .len())

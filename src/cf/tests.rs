@@ -160,11 +160,14 @@ fn show(items: &[ColumnOrSuper]) -> Vec<String> {
 }
 
 fn slice(db: &Db, key: &str, cf: &str, sc: Option<&str>, p: Predicate) -> Vec<String> {
-    show(&db.get_slice(KS, key, &parent(cf, sc), &p).unwrap())
+    show(
+        &db.get_slice(KS, key.as_bytes(), &parent(cf, sc), &p)
+            .unwrap(),
+    )
 }
 
 fn get_value(db: &Db, key: &str, name: &str) -> Option<String> {
-    match db.get(KS, key, "Standard1", None, Some(name.as_bytes())) {
+    match db.get(KS, key.as_bytes(), "Standard1", None, Some(name.as_bytes())) {
         Ok(ColumnOrSuper::Column(c)) => Some(String::from_utf8(c.value).unwrap()),
         Err(crate::Error::NotFound) => None,
         other => panic!("unexpected {other:?}"),
@@ -296,12 +299,12 @@ fn slices_follow_comparator_order_and_count_live_columns() {
         assert!(slice(&db, "k", "Standard1", None, Predicate::Names(vec![])).is_empty());
         assert!(slice(&db, "missing", "Standard1", None, range("", "", false, 10)).is_empty());
         assert_eq!(
-            db.get_count(KS, "k", &parent("Standard1", None)).unwrap(),
+            db.get_count(KS, b"k", &parent("Standard1", None)).unwrap(),
             4,
             "{name}"
         );
         assert_eq!(
-            db.get_count(KS, "missing", &parent("Standard1", None))
+            db.get_count(KS, b"missing", &parent("Standard1", None))
                 .unwrap(),
             0
         );
@@ -326,7 +329,12 @@ fn long_names_sort_signed() {
         }
         db.apply(m).unwrap().wait().unwrap();
         let got = db
-            .get_slice(KS, "k", &parent("StdLong", None), &range("", "", false, 10))
+            .get_slice(
+                KS,
+                b"k",
+                &parent("StdLong", None),
+                &range("", "", false, 10),
+            )
             .unwrap();
         let values: Vec<i64> = got
             .iter()
@@ -380,7 +388,7 @@ fn super_columns_count_only_when_live() {
             "{name}: reversed reverses super columns, not their subcolumns"
         );
         assert!(matches!(
-            db.get(KS, "k", "Super1", Some(b"sc1"), None),
+            db.get(KS, b"k", "Super1", Some(b"sc1"), None),
             Err(crate::Error::NotFound)
         ));
         apply(&db, "k", vec![("Super1", sub("sc1", "z", "new", 3))]);
@@ -389,9 +397,9 @@ fn super_columns_count_only_when_live() {
             ["sc1{z=new}"],
             "{name}"
         );
-        assert_eq!(db.get_count(KS, "k", &parent("Super1", None)).unwrap(), 3);
+        assert_eq!(db.get_count(KS, b"k", &parent("Super1", None)).unwrap(), 3);
         assert_eq!(
-            db.get_count(KS, "k", &parent("Super1", Some("sc3")))
+            db.get_count(KS, b"k", &parent("Super1", Some("sc3")))
                 .unwrap(),
             2
         );
@@ -442,7 +450,11 @@ fn range_slices_walk_the_ring_with_ghosts() {
         );
         let p = Partitioner::CollatingOrderPreserving;
         let keys = |bounds: RowBounds, count: usize| -> Vec<String> {
-            let r = KeyRange { bounds, count };
+            let r = KeyRange {
+                bounds,
+                count,
+                keys: KeyFilter::Any,
+            };
             let rows = db
                 .get_range_slices(
                     KS,
@@ -455,15 +467,15 @@ fn range_slices_walk_the_ring_with_ghosts() {
                 .map(|s| {
                     format!(
                         "{}{}",
-                        s.key,
+                        String::from_utf8_lossy(&s.key),
                         if s.columns.is_empty() { "(ghost)" } else { "" }
                     )
                 })
                 .collect()
         };
         let tokens = |s: &str, e: &str| RowBounds::Tokens {
-            start: p.token(s),
-            end: p.token(e),
+            start: p.token(s.as_bytes()),
+            end: p.token(e.as_bytes()),
         };
         assert_eq!(
             keys(tokens("e", "e"), 100),
@@ -504,13 +516,15 @@ fn split_tokens_sample_distinct_row_tokens_in_ring_order() {
         apply(&db, "b", vec![("Super1", sub("sc", "x", "v", 1))]);
         apply(&db, "g", vec![("Standard2", ins("x", "v", 1))]);
         let splits = |s: &str, e: &str, k: usize| -> Vec<String> {
-            let tokens = db.split_tokens(&p.token(s), &p.token(e), k).unwrap();
+            let tokens = db
+                .split_tokens(&p.token(s.as_bytes()), &p.token(e.as_bytes()), k)
+                .unwrap();
             let keys = ["a", "b", "c", "d", "e", "f", "g"];
             tokens
                 .iter()
                 .map(|t| {
                     keys.iter()
-                        .find(|k| p.token(k) == *t)
+                        .find(|k| p.token(k.as_bytes()) == *t)
                         .map_or_else(|| t.to_string(), |k| k.to_string())
                 })
                 .collect()
@@ -534,10 +548,11 @@ fn ghosts_vanish_after_gc_grace() {
         apply(db, "g", vec![("Standard1", del("x", 2))]);
         let all = KeyRange {
             bounds: RowBounds::Keys {
-                start: String::new(),
-                end: String::new(),
+                start: Vec::new(),
+                end: Vec::new(),
             },
             count: 10,
+            keys: KeyFilter::Any,
         };
         let rows = |db: &Db| {
             db.get_range_slices(

@@ -65,6 +65,7 @@ impl Db {
     pub fn apply(&self, mut mutation: RowMutation) -> Result<Ack> {
         let started = std::time::Instant::now();
         check_key_present(&mutation.key)?;
+        self.partitioner().check_key(&mutation.key)?;
         let now = self.now();
         let mut deltas: Vec<(CfRef<'_>, Delta)> = Vec::new();
         // Columns inserted per group, for the metrics once the changes have moved out.

@@ -57,8 +57,12 @@ fn cases() -> Vec<(String, String, &'static str)> {
         (top("<ClusterName><b>x</b></ClusterName>"), s("b"), "where a text value was expected"),
         // Partitioning.
         (with("<Partitioner>org.apache.cassandra.dht.RandomPartitioner</Partitioner>", ""), s("Partitioner"), "is required"),
-        (with("org.apache.cassandra.dht.RandomPartitioner", "Murmur3Partitioner"), s("Partitioner"), "unknown partitioner 'Murmur3Partitioner'"),
+        // Murmur3Partitioner and ByteOrderedPartitioner are known since the later API (its
+        // spec §3.2); RandomPartitioner2 is no partitioner.
+        (with("org.apache.cassandra.dht.RandomPartitioner", "RandomPartitioner2"), s("Partitioner"), "unknown partitioner 'RandomPartitioner2'"),
         (top("<InitialToken>abc</InitialToken>"), s("InitialToken"), "Invalid token 'abc': RandomPartitioner tokens are decimal integers"),
+        (with("org.apache.cassandra.dht.RandomPartitioner", "Murmur3Partitioner").replacen("<Storage>", "<Storage><InitialToken>abc</InitialToken>", 1), s("InitialToken"), "Invalid token for Murmur3Partitioner. Got abc but expected a long value (unsigned 8 bytes integer)."),
+        (with("org.apache.cassandra.dht.RandomPartitioner", "ByteOrderedPartitioner").replacen("<Storage>", "<Storage><InitialToken>xyz</InitialToken>", 1), s("InitialToken"), "Token xyz contains non-hex digits"),
         // Commit log.
         (with(PERIODIC, ""), s("CommitLogSync"), "is required: periodic or batch"),
         (with(">periodic<", ">Periodic<"), s("CommitLogSync"), "must be periodic or batch, not 'Periodic'"),
@@ -183,4 +187,25 @@ fn every_error_names_its_element() {
 #[test]
 fn the_minimal_file_is_valid() {
     assert!(Config::from_xml(MINIMAL, Path::new("/etc"), Path::new("/work")).is_ok());
+}
+
+#[test]
+fn the_later_api_partitioners_are_accepted() {
+    for (name, partitioner, token) in [
+        ("Murmur3Partitioner", Partitioner::Murmur3, "-42"),
+        (
+            "org.apache.cassandra.dht.ByteOrderedPartitioner",
+            Partitioner::ByteOrdered,
+            "0aBc",
+        ),
+    ] {
+        let xml = with("org.apache.cassandra.dht.RandomPartitioner", name).replacen(
+            "<Storage>",
+            &format!("<Storage><InitialToken>{token}</InitialToken>"),
+            1,
+        );
+        let config = Config::from_xml(&xml, Path::new("/etc/ilion"), Path::new("/work")).unwrap();
+        assert_eq!(config.partitioner, partitioner);
+        assert_eq!(config.initial_token.as_deref(), Some(token));
+    }
 }

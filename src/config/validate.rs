@@ -154,7 +154,8 @@ fn partitioner(value: Option<&str>) -> Result<Partitioner> {
             "Partitioner",
             format!(
                 "unknown partitioner '{v}'; expected RandomPartitioner, \
-                 OrderPreservingPartitioner or CollatingOrderPreservingPartitioner \
+                 OrderPreservingPartitioner, CollatingOrderPreservingPartitioner, \
+                 Murmur3Partitioner or ByteOrderedPartitioner \
                  (optionally prefixed by org.apache.cassandra.dht.)"
             ),
         )

@@ -14,7 +14,9 @@ use super::{RowSink, RowSource};
 use crate::cf::Db;
 use crate::config::{Config, Schema};
 use crate::error::{Error, Result};
-use crate::model::{self, Change, ColumnOrSuper, ColumnParent, KeyRange, Predicate, RowBounds};
+use crate::model::{
+    self, Change, ColumnOrSuper, ColumnParent, KeyFilter, KeyRange, Predicate, RowBounds,
+};
 use crate::partitioner::Partitioner;
 use std::sync::Arc;
 
@@ -105,12 +107,15 @@ impl SliceReader for DbSlices {
         rows: usize,
         columns: usize,
     ) -> Result<Vec<(String, Vec<Entry>)>> {
+        // 0.6's formats hold string keys: a migration sees the rows a 0.6 client sees
+        // (`docs/migrate.md`).
         let range = KeyRange {
             bounds: RowBounds::Keys {
-                start: start.to_string(),
-                end: String::new(),
+                start: start.as_bytes().to_vec(),
+                end: Vec::new(),
             },
             count: rows,
+            keys: KeyFilter::Utf8,
         };
         let slices = self.db.get_range_slices(
             &self.keyspace,
@@ -120,14 +125,20 @@ impl SliceReader for DbSlices {
         )?;
         Ok(slices
             .into_iter()
-            .map(|s| (s.key, s.columns.into_iter().map(entry).collect()))
+            .filter_map(|s| {
+                let key = String::from_utf8(s.key).ok()?;
+                Some((key, s.columns.into_iter().map(entry).collect()))
+            })
             .collect())
     }
 
     fn slice(&mut self, key: &str, start: Vec<u8>, count: usize) -> Result<Vec<Entry>> {
-        let entries = self
-            .db
-            .get_slice(&self.keyspace, key, &self.parent, &slice(start, count))?;
+        let entries = self.db.get_slice(
+            &self.keyspace,
+            key.as_bytes(),
+            &self.parent,
+            &slice(start, count),
+        )?;
         Ok(entries.into_iter().map(entry).collect())
     }
 }
@@ -196,7 +207,7 @@ impl RowSink for OfflineCf {
         let cf = &self.cf.parent.column_family;
         let mutation = model::RowMutation {
             keyspace: self.cf.keyspace.clone(),
-            key: row.key.clone(),
+            key: row.key.clone().into_bytes(),
             // The one line that knows how RowMutation groups changes by column family.
             changes: vec![(cf.clone(), changes)],
         };

@@ -72,12 +72,15 @@ impl Pager {
         let slices = reader.range(&start, PAGE_ROWS, PAGE_COLUMNS)?;
         self.exhausted = slices.len() < PAGE_ROWS;
         let p = reader.partitioner();
-        let floor = self.after.as_ref().map(|k| (p.token(k), k.clone()));
+        let floor = self
+            .after
+            .as_ref()
+            .map(|k| (p.token(k.as_bytes()), k.clone()));
         let mut progressed = false;
         for (key, entries) in slices {
             // The range starts at the last key's token, inclusive: skip what was seen.
             if let Some(floor) = &floor {
-                if (p.token(&key), key.clone()) <= *floor {
+                if (p.token(key.as_bytes()), key.clone()) <= *floor {
                     continue;
                 }
             }

@@ -1,8 +1,10 @@
-//! Partitioners: row key → token, the order of tokens, and their string forms
-//! (`docs/api.md#partitioners`). Rows are ordered by (token, key bytes), so distinct keys never
-//! collide even when their tokens are equal (`docs/compatibility.md#s6`).
+//! Partitioners: row key bytes → token, the order of tokens, and their string forms
+//! (`docs/api.md#partitioners`). Row keys are bytes; the 0.6 API's string keys are their UTF-8
+//! bytes. Rows are ordered by (token, key bytes), so distinct keys never collide even when
+//! their tokens are equal (`docs/compatibility.md#s6`).
 
 mod copp;
+mod murmur3;
 mod random;
 
 pub use copp::collation_key;
@@ -14,7 +16,7 @@ use std::cmp::Ordering;
 
 const DHT_PACKAGE: &str = "org.apache.cassandra.dht.";
 
-/// The three 0.6 partitioners.
+/// The three 0.6 partitioners and the two of the later API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Partitioner {
     /// `RandomPartitioner`: the token is the key's MD5, made absolute.
@@ -23,6 +25,10 @@ pub enum Partitioner {
     OrderPreserving,
     /// `CollatingOrderPreservingPartitioner`: the token is the key's en_US collation key.
     CollatingOrderPreserving,
+    /// `Murmur3Partitioner`: the token is a 64-bit hash of the key.
+    Murmur3,
+    /// `ByteOrderedPartitioner`: the token is the key bytes.
+    ByteOrdered,
 }
 
 /// A position on the ring. Tokens of different partitioners never meet.
@@ -34,14 +40,20 @@ pub enum Token {
     Ordered(String),
     /// The en_US collation key bytes, ordered unsigned.
     Collated(Vec<u8>),
+    /// Murmur3Partitioner's signed 64-bit token; `i64::MIN` is the minimum.
+    Murmur3(i64),
+    /// ByteOrderedPartitioner's token, the key bytes, ordered unsigned.
+    Bytes(Vec<u8>),
 }
 
 impl Partitioner {
     /// Every partitioner, for tests and tables.
-    pub const ALL: [Partitioner; 3] = [
+    pub const ALL: [Partitioner; 5] = [
         Partitioner::Random,
         Partitioner::OrderPreserving,
         Partitioner::CollatingOrderPreserving,
+        Partitioner::Murmur3,
+        Partitioner::ByteOrdered,
     ];
 
     /// Resolves `<Partitioner>`: the full class name or the bare class name.
@@ -56,6 +68,8 @@ impl Partitioner {
             Partitioner::Random => "RandomPartitioner",
             Partitioner::OrderPreserving => "OrderPreservingPartitioner",
             Partitioner::CollatingOrderPreserving => "CollatingOrderPreservingPartitioner",
+            Partitioner::Murmur3 => "Murmur3Partitioner",
+            Partitioner::ByteOrdered => "ByteOrderedPartitioner",
         }
     }
 
@@ -64,13 +78,32 @@ impl Partitioner {
         format!("{DHT_PACKAGE}{}", self.short_name())
     }
 
-    /// The token of a row key.
-    pub fn token(self, key: &str) -> Token {
+    /// The token of a row key (`docs/api.md#partitioners`). Total for any bytes: OPP's token
+    /// of a key that is not UTF-8 is its lowercase hex; COPP collates such a key with each
+    /// invalid sequence read as U+FFFD, which only scan bounds can meet, since
+    /// [`Partitioner::check_key`] keeps such keys out of a COPP store.
+    pub fn token(self, key: &[u8]) -> Token {
         match self {
-            Partitioner::Random => Token::Random(RandomToken::of_key(key.as_bytes())),
-            Partitioner::OrderPreserving => Token::Ordered(key.to_string()),
-            Partitioner::CollatingOrderPreserving => Token::Collated(collation_key(key)),
+            Partitioner::Random => Token::Random(RandomToken::of_key(key)),
+            Partitioner::OrderPreserving => Token::Ordered(match std::str::from_utf8(key) {
+                Ok(s) => s.to_string(),
+                Err(_) => hex(key),
+            }),
+            Partitioner::CollatingOrderPreserving => {
+                Token::Collated(collation_key(&String::from_utf8_lossy(key)))
+            }
+            Partitioner::Murmur3 => Token::Murmur3(murmur3::token_of(key)),
+            Partitioner::ByteOrdered => Token::Bytes(key.to_vec()),
         }
+    }
+
+    /// Refuses a key this partitioner cannot store: under COPP a key that is not UTF-8
+    /// (decision F5 of the later-API spec). Every other partitioner takes any bytes.
+    pub fn check_key(self, key: &[u8]) -> Result<()> {
+        if self == Partitioner::CollatingOrderPreserving && std::str::from_utf8(key).is_err() {
+            return Err(Error::invalid("The provided key was not UTF8 encoded."));
+        }
+        Ok(())
     }
 
     /// The minimum token: what the empty key maps to, and "end of ring" as a range end.
@@ -79,11 +112,14 @@ impl Partitioner {
             Partitioner::Random => Token::Random(RandomToken::MINIMUM),
             Partitioner::OrderPreserving => Token::Ordered(String::new()),
             Partitioner::CollatingOrderPreserving => Token::Collated(Vec::new()),
+            Partitioner::Murmur3 => Token::Murmur3(murmur3::MINIMUM),
+            Partitioner::ByteOrdered => Token::Bytes(Vec::new()),
         }
     }
 
     /// Parses a token in this partitioner's string form; the error is the text of
-    /// `docs/compatibility.md#d4`.
+    /// `docs/compatibility.md#d4` for the 0.6 partitioners and of the later-API spec §3.2 (F1)
+    /// for Murmur3 and ByteOrdered.
     pub fn parse_token(self, s: &str) -> Result<Token> {
         match self {
             Partitioner::Random => RandomToken::parse(s).map(Token::Random).ok_or_else(|| {
@@ -97,6 +133,18 @@ impl Partitioner {
                     "Invalid token '{s}': CollatingOrderPreservingPartitioner tokens are hex strings of even length"
                 ))
             }),
+            // Java's Long.parseLong: an optional sign, then decimal digits within i64.
+            Partitioner::Murmur3 => s.parse::<i64>().map(Token::Murmur3).map_err(|_| {
+                Error::invalid(format!(
+                    "Invalid token for Murmur3Partitioner. Got {s} but expected a long value (unsigned 8 bytes integer)."
+                ))
+            }),
+            Partitioner::ByteOrdered => {
+                let padded = if s.len() % 2 == 1 { format!("0{s}") } else { s.to_string() };
+                parse_hex(&padded).map(Token::Bytes).ok_or_else(|| {
+                    Error::invalid(format!("Token {s} contains non-hex digits"))
+                })
+            }
         }
     }
 
@@ -116,6 +164,12 @@ impl Partitioner {
             Partitioner::CollatingOrderPreserving => {
                 Token::Collated(entropy.to_be_bytes().to_vec())
             }
+            // Never the minimum: that one means "end of ring" as a range end.
+            Partitioner::Murmur3 => Token::Murmur3(match entropy as u64 as i64 {
+                i64::MIN => i64::MAX,
+                t => t,
+            }),
+            Partitioner::ByteOrdered => Token::Bytes(entropy.to_be_bytes().to_vec()),
         }
     }
 }
@@ -126,14 +180,15 @@ impl Token {
         match self {
             Token::Random(t) => *t == RandomToken::MINIMUM,
             Token::Ordered(s) => s.is_empty(),
-            Token::Collated(b) => b.is_empty(),
+            Token::Collated(b) | Token::Bytes(b) => b.is_empty(),
+            Token::Murmur3(t) => *t == murmur3::MINIMUM,
         }
     }
 
     /// Java `Token.toString()`, the form used as keys of the "token map" property.
     pub fn java_to_string(&self) -> String {
         match self {
-            Token::Collated(b) => format!("Token(bytes[{}])", hex(b)),
+            Token::Collated(b) | Token::Bytes(b) => format!("Token(bytes[{}])", hex(b)),
             other => other.to_string(),
         }
     }
@@ -145,7 +200,8 @@ impl std::fmt::Display for Token {
         match self {
             Token::Random(t) => write!(f, "{t}"),
             Token::Ordered(s) => f.write_str(s),
-            Token::Collated(b) => f.write_str(&hex(b)),
+            Token::Collated(b) | Token::Bytes(b) => f.write_str(&hex(b)),
+            Token::Murmur3(t) => write!(f, "{t}"),
         }
     }
 }
@@ -156,6 +212,8 @@ impl Ord for Token {
             (Token::Random(a), Token::Random(b)) => a.cmp(b),
             (Token::Ordered(a), Token::Ordered(b)) => a.encode_utf16().cmp(b.encode_utf16()),
             (Token::Collated(a), Token::Collated(b)) => a.cmp(b),
+            (Token::Murmur3(a), Token::Murmur3(b)) => a.cmp(b),
+            (Token::Bytes(a), Token::Bytes(b)) => a.cmp(b),
             // Tokens of different partitioners are never compared; any fixed order will do.
             _ => self.rank().cmp(&other.rank()),
         }
@@ -174,6 +232,8 @@ impl Token {
             Token::Random(_) => 0,
             Token::Ordered(_) => 1,
             Token::Collated(_) => 2,
+            Token::Murmur3(_) => 3,
+            Token::Bytes(_) => 4,
         }
     }
 }
@@ -190,74 +250,4 @@ fn parse_hex(s: &str) -> Option<Vec<u8>> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn random_reference_tokens() {
-        let p = Partitioner::Random;
-        for (key, token) in [
-            ("a", "16955237001963240173058271559858726497"),
-            ("b", "144992942750327304334463589818972416113"),
-            ("key1", "81509516161424251288255223397843705139"),
-            ("key2", "160795813082586690235759048260910463706"),
-        ] {
-            assert_eq!(p.token(key).to_string(), token, "key {key}");
-            assert_eq!(p.parse_token(token).unwrap(), p.token(key));
-        }
-        assert!(p.token("key2") > p.token("b"));
-        assert!(p.token("key1") < p.token("b"));
-        assert_eq!(p.token("").to_string(), "-1");
-        assert!(p.token("").is_minimum());
-    }
-
-    #[test]
-    fn opp_orders_by_utf16_units() {
-        let p = Partitioner::OrderPreserving;
-        // U+FF01 is one unit 0xFF01; U+1F600 is the surrogate pair D83D DE00: it sorts first
-        // in Java even though its UTF-8 bytes sort last.
-        assert!(p.token("\u{1F600}") < p.token("\u{FF01}"));
-        assert!(p.token("a") < p.token("b"));
-        assert!(p.token("") < p.token("\u{1}"));
-    }
-
-    #[test]
-    fn token_strings_and_d4_messages() {
-        let copp = Partitioner::CollatingOrderPreserving;
-        assert_eq!(
-            copp.parse_token("0053ABcd").unwrap(),
-            Token::Collated(vec![0, 0x53, 0xAB, 0xCD])
-        );
-        assert_eq!(
-            copp.parse_token("abc").unwrap_err(),
-            Error::invalid(
-                "Invalid token 'abc': CollatingOrderPreservingPartitioner tokens are hex strings of even length"
-            )
-        );
-        assert!(copp.parse_token("zz").is_err());
-        assert_eq!(
-            Partitioner::Random.parse_token("12a").unwrap_err(),
-            Error::invalid("Invalid token '12a': RandomPartitioner tokens are decimal integers")
-        );
-        assert_eq!(
-            Partitioner::OrderPreserving
-                .parse_token("any thing")
-                .unwrap()
-                .to_string(),
-            "any thing"
-        );
-        assert_eq!(
-            copp.token("a").java_to_string(),
-            "Token(bytes[00530000000100000001])"
-        );
-    }
-
-    #[test]
-    fn class_names_resolve() {
-        for p in Partitioner::ALL {
-            assert_eq!(Partitioner::from_class_name(&p.class_name()), Some(p));
-            assert_eq!(Partitioner::from_class_name(p.short_name()), Some(p));
-        }
-        assert_eq!(Partitioner::from_class_name("org.example.Other"), None);
-    }
-}
+mod tests;

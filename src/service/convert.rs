@@ -6,7 +6,7 @@
 
 use crate::config::CfDef;
 use crate::error::{Error, Result};
-use crate::model::{self, Change, ColumnOrSuper, Predicate, RowBounds};
+use crate::model::{self, Change, ColumnOrSuper, KeyFilter, Predicate, RowBounds};
 use crate::partitioner::Partitioner;
 use crate::protocol::{
     Column, ColumnOrSuperColumn, ColumnPath, Deletion, KeyRange, KeySlice, SlicePredicate,
@@ -48,8 +48,8 @@ pub(crate) fn key_range(partitioner: Partitioner, range: &KeyRange) -> Result<mo
             &range.end_token,
         ) {
             (Some(start), Some(end), _, _) => RowBounds::Keys {
-                start: start.clone(),
-                end: end.clone(),
+                start: start.as_bytes().to_vec(),
+                end: end.as_bytes().to_vec(),
             },
             (_, _, Some(start), Some(end)) => RowBounds::Tokens {
                 start: partitioner.parse_token(start)?,
@@ -63,7 +63,13 @@ pub(crate) fn key_range(partitioner: Partitioner, range: &KeyRange) -> Result<mo
         .ok()
         .filter(|&count| count > 0)
         .ok_or_else(|| Error::invalid("maxRows must be positive"))?;
-    Ok(model::KeyRange { bounds, count })
+    // A 0.6 client addresses rows by string: rows whose key is not UTF-8 stay out of sight
+    // (`docs/compatibility.md#binary-keys`).
+    Ok(model::KeyRange {
+        bounds,
+        count,
+        keys: KeyFilter::Utf8,
+    })
 }
 
 fn column(c: model::Column) -> Column {
@@ -86,9 +92,11 @@ pub(crate) fn coscs(items: Vec<ColumnOrSuper>) -> Vec<ColumnOrSuperColumn> {
     items.into_iter().map(cosc).collect()
 }
 
-/// A range-read row.
-pub(crate) fn key_slice(slice: model::KeySlice) -> KeySlice {
-    KeySlice::new(slice.key, coscs(slice.columns))
+/// A range-read row; `None` for a key a 0.6 client cannot see (not UTF-8), which `cf` has
+/// already left out of a [`KeyFilter::Utf8`] range.
+pub(crate) fn key_slice(slice: model::KeySlice) -> Option<KeySlice> {
+    let key = String::from_utf8(slice.key).ok()?;
+    Some(KeySlice::new(key, coscs(slice.columns)))
 }
 
 /// `insert`: a column, or a subcolumn when the path names a super column.

@@ -179,8 +179,9 @@ fn fnv1a(bytes: &[u8]) -> u32 {
 /// The ring of the front ends sharing one store (docs/redis.md#ring): any of them serves any
 /// key, so their tokens just split the ring evenly, to spread the load of ring-aware
 /// clients. Front end `i` of `n` (in endpoint order) owns `(t(i-1), t(i)]`: under
-/// RandomPartitioner `t(i) = i · 2^127 / n`; under the order-preserving partitioners the first
-/// character (OPP, one of 128 ASCII values) or byte (COPP, hex) is split the same way.
+/// RandomPartitioner `t(i) = i · 2^127 / n`; under Murmur3Partitioner `t(i) = −2^63 + i · 2^64 /
+/// n`; under the order-preserving partitioners the first character (OPP, one of 128 ASCII
+/// values) or byte (COPP, BOP: hex) is split the same way.
 fn shared_ring(partitioner: Partitioner, front_ends: &[String]) -> Vec<TokenRange> {
     let n = front_ends.len() as u128;
     let token = |i: u128| -> String {
@@ -190,10 +191,18 @@ fn shared_ring(partitioner: Partitioner, front_ends: &[String]) -> Vec<TokenRang
                 0 => String::new(),
                 _ => char::from((i * 128 / n) as u8).to_string(),
             },
-            Partitioner::CollatingOrderPreserving => match i {
+            Partitioner::CollatingOrderPreserving | Partitioner::ByteOrdered => match i {
                 0 => String::new(),
                 _ => format!("{:02x}", i * 256 / n),
             },
+            // i < n ≤ u64::MAX, so the offset fits in 64 bits.
+            Partitioner::Murmur3 => {
+                let offset = (i * (1u128 << 64) / n) as u64;
+                (i64::MIN as u64)
+                    .wrapping_add(offset)
+                    .cast_signed()
+                    .to_string()
+            }
         }
     };
     (0..n)
@@ -203,4 +212,38 @@ fn shared_ring(partitioner: Partitioner, front_ends: &[String]) -> Vec<TokenRang
             TokenRange::new(start, token(i), vec![endpoint.clone()])
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ends(partitioner: Partitioner, n: usize) -> Vec<String> {
+        let front_ends: Vec<String> = (0..n).map(|i| format!("10.0.0.{i}")).collect();
+        shared_ring(partitioner, &front_ends)
+            .into_iter()
+            .map(|r| r.end_token)
+            .collect()
+    }
+
+    #[test]
+    fn shared_rings_of_the_later_partitioners_split_evenly() {
+        assert_eq!(ends(Partitioner::Murmur3, 2), ["-9223372036854775808", "0"]);
+        assert_eq!(
+            ends(Partitioner::Murmur3, 4),
+            [
+                "-9223372036854775808",
+                "-4611686018427387904",
+                "0",
+                "4611686018427387904"
+            ]
+        );
+        assert_eq!(ends(Partitioner::ByteOrdered, 2), ["", "80"]);
+        // Every token parses back under its partitioner.
+        for p in [Partitioner::Murmur3, Partitioner::ByteOrdered] {
+            for t in ends(p, 3) {
+                assert!(p.parse_token(&t).is_ok(), "{p:?} {t}");
+            }
+        }
+    }
 }

@@ -66,7 +66,7 @@ impl Session {
     ) -> Result<ColumnOrSuperColumn> {
         let found = self.service.db.get(
             keyspace,
-            key,
+            key.as_bytes(),
             &path.column_family,
             path.super_column.as_deref(),
             path.column.as_deref(),
@@ -119,7 +119,10 @@ impl Session {
         validate_key(key)?;
         consistency::check_read(schema, keyspace, cl, 1)?;
         let parent = convert::parent(&parent.column_family, sc);
-        let count = self.service.db.get_count(keyspace, key, &parent)?;
+        let count = self
+            .service
+            .db
+            .get_count(keyspace, key.as_bytes(), &parent)?;
         Ok(i32::try_from(count).unwrap_or(i32::MAX))
     }
 
@@ -144,10 +147,12 @@ impl Session {
         let mut rows = Vec::with_capacity(keys.len());
         for key in keys {
             let key = key.as_ref();
-            let row = self
-                .service
-                .db
-                .get_slice(keyspace, key, &model_parent, &model_predicate)?;
+            let row = self.service.db.get_slice(
+                keyspace,
+                key.as_bytes(),
+                &model_parent,
+                &model_predicate,
+            )?;
             rows.push((key, convert::coscs(row)));
         }
         Ok(rows)
@@ -178,6 +183,6 @@ impl Session {
             &convert::predicate(predicate)?,
             &model_range,
         )?;
-        Ok(rows.into_iter().map(convert::key_slice).collect())
+        Ok(rows.into_iter().filter_map(convert::key_slice).collect())
     }
 }

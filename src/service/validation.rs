@@ -26,7 +26,7 @@ fn invalid<T>(why: impl Into<String>) -> Result<T> {
 
 /// A row key: non-empty, and short enough for Java's modified UTF-8 (`docs/api.md#keys`).
 pub(crate) fn validate_key(key: &str) -> Result<()> {
-    check_key_present(key)?;
+    check_key_present(key.as_bytes())?;
     let length = modified_utf8_length(key);
     if length > MAX_ENCODED_KEY_LENGTH {
         return invalid(format!(
@@ -289,10 +289,15 @@ pub(crate) fn validate_key_range(partitioner: Partitioner, range: &KeyRange) -> 
         );
     }
     if let (Some(start), Some(end)) = (&range.start_key, &range.end_key) {
-        let (start, end) = (partitioner.token(start), partitioner.token(end));
+        let (start, end) = (
+            partitioner.token(start.as_bytes()),
+            partitioner.token(end.as_bytes()),
+        );
         if start > end && !end.is_minimum() {
             return invalid(match partitioner {
                 Partitioner::Random => "start key's md5 sorts after end key's md5.  this is not allowed; you probably should not specify end key at all, under RandomPartitioner",
+                // 0.6 had no Murmur3Partitioner: the later API's text for hashing partitioners.
+                Partitioner::Murmur3 => "start key's token sorts after end key's token.  this is not allowed; you probably should not specify end key at all except with an ordered partitioner",
                 _ => "start key must sort before (or equal to) finish key in your partitioner!",
             });
         }

@@ -132,7 +132,7 @@ impl Session {
         }
         let mut rows = Vec::with_capacity(mutation_map.len());
         for (key, cfs) in mutation_map {
-            let mut row = RowMutation::new(keyspace, key);
+            let mut row = RowMutation::new(keyspace, key.as_bytes());
             for (cf, mutations) in cfs {
                 for mutation in mutations {
                     if let Some(cosc) = &mutation.column_or_supercolumn {

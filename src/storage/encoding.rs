@@ -4,7 +4,7 @@
 //!
 //! | what | encoding | why |
 //! |---|---|---|
-//! | escaped string | `00` → `00 FF`, then terminator `00 00` | prefix-free, keeps bytewise order |
+//! | escaped string | `00` → `00 FF`, then terminator `00 00` (or `00 01`, see `keys`) | prefix-free, keeps bytewise order |
 //! | BytesType / AsciiType / UTF8Type name, last component | raw bytes | already bytewise |
 //! | same, followed by another component | escaped string | prefix-free |
 //! | LongType name | 8 bytes, top bit of byte 0 flipped | signed order |
@@ -17,22 +17,38 @@ use crate::comparator::{time_uuid_order_key, Comparator};
 
 /// Appends `bytes` escaped and terminated.
 pub fn put_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
+    put_escaped_ending(out, bytes, 0);
+}
+
+/// Appends `bytes` escaped, then `00 end`. `end` 00 is the usual terminator; `00 01` cannot
+/// occur inside an escaped string either, so it serves as a second, distinguishable
+/// terminator that sorts just after the first (OPP keys that are not UTF-8, `keys`).
+pub fn put_escaped_ending(out: &mut Vec<u8>, bytes: &[u8], end: u8) {
     for &b in bytes {
         out.push(b);
         if b == 0 {
             out.push(0xFF);
         }
     }
-    out.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(&[0, end]);
 }
 
 /// Reads one escaped string from the front of `input`: (decoded, rest).
 pub fn take_escaped(input: &[u8]) -> Option<(Vec<u8>, &[u8])> {
+    match take_escaped_ending(input)? {
+        (out, 0, rest) => Some((out, rest)),
+        _ => None,
+    }
+}
+
+/// Reads one escaped string ended by `00 00` or `00 01`: (decoded, the terminator's second
+/// byte, rest).
+pub fn take_escaped_ending(input: &[u8]) -> Option<(Vec<u8>, u8, &[u8])> {
     let mut out = Vec::new();
     let mut i = 0;
     loop {
         match (*input.get(i)?, input.get(i + 1)) {
-            (0, Some(0)) => return Some((out, &input[i + 2..])),
+            (0, Some(&end @ (0 | 1))) => return Some((out, end, &input[i + 2..])),
             (0, Some(0xFF)) => {
                 out.push(0);
                 i += 2;

@@ -7,22 +7,28 @@
 //! sc tombstone  cf_id:u32 | row | 01 | sc_name(prefix-free) | 00        (Super CF)
 //! subcolumn     cf_id:u32 | row | 01 | sc_name(prefix-free) | 01 | name(last)
 //!
-//! row (RP)      token:u128 big-endian     | escaped(key UTF-8)
-//! row (OPP)     escaped(CESU-8(key))                 (the token is the key)
-//! row (COPP)    escaped(collation key)    | escaped(key UTF-8)
+//! row (RP)      token:u128 big-endian     | escaped(key)
+//! row (OPP)     escaped(CESU-8(key))                 (a UTF-8 key: the token is the key)
+//! row (OPP)     escaped'(CESU-8(hex(key))) | escaped(key)   (a key that is not UTF-8;
+//!               escaped' ends with 00 01 instead of 00 00)
+//! row (COPP)    escaped(collation key)    | escaped(key)
+//! row (Murmur3) token:i64 big-endian, sign bit flipped | escaped(key)
+//! row (BOP)     escaped(key)                         (the token is the key)
 //! ```
 //!
 //! These are the *logical* keys the typed row API (`rows`) reads and writes. On disk the entries of one row are
 //! packed together into chunks keyed by the row prefix (see `packed`); meta keys are stored
-//! as they are. Rows sort by (token, key bytes), names by their comparators, and every row's
-//! entries are contiguous with its tombstone first. Every row part ends with the escape
-//! terminator `00 00`, which is never followed by `FF`; that is what the token bounds below
-//! rely on. Cell and tombstone values are laid out in `values`.
+//! as they are. Rows sort by (token, key bytes) — under OPP a UTF-8 key before a key that is
+//! not UTF-8 with the same token — names by their comparators, and every row's entries are
+//! contiguous with its tombstone first. Every row part is prefix-free and ends with the escape
+//! terminator `00 00`; the token bounds below rely on how each layout starts with its token
+//! (`Floor`). Cell and tombstone values are laid out in `values`.
 
 use super::encoding::{
-    cesu8, from_cesu8, prefix_end, put_escaped, put_name, take_escaped, take_name,
+    cesu8, from_cesu8, prefix_end, put_escaped, put_escaped_ending, put_name, take_escaped,
+    take_escaped_ending, take_name,
 };
-use crate::comparator::Comparator;
+use crate::comparator::{hex, Comparator};
 use crate::partitioner::{Partitioner, RingPosition, Token};
 use std::ops::Bound;
 
@@ -63,8 +69,18 @@ pub struct CfLayout {
     pub subcomparator: Option<Comparator>,
 }
 
-/// A row key encoded for one partitioner: the part after the CF id.
-pub fn encode_row(partitioner: Partitioner, key: &str) -> Vec<u8> {
+/// Second terminator byte of an OPP row part whose key is not UTF-8: its token (the key's
+/// hex) ends with `00 01` instead of `00 00`, and the raw key follows, escaped.
+const OPP_RAW_KEY: u8 = 0x01;
+
+/// A Murmur3 token as 8 bytes whose unsigned order is the signed order.
+fn murmur3_bytes(token: i64) -> [u8; 8] {
+    ((token as u64) ^ (1 << 63)).to_be_bytes()
+}
+
+/// A row key encoded for one partitioner: the part after the CF id
+/// (`docs/storage.md#rows`).
+pub fn encode_row(partitioner: Partitioner, key: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(key.len() + 24);
     match partitioner.token(key) {
         Token::Random(t) => {
@@ -74,32 +90,50 @@ pub fn encode_row(partitioner: Partitioner, key: &str) -> Vec<u8> {
                 RingPosition::BeforeAll | RingPosition::AfterAll => 0,
             };
             out.extend_from_slice(&value.to_be_bytes());
-            put_escaped(&mut out, key.as_bytes());
+            put_escaped(&mut out, key);
         }
-        Token::Ordered(_) => put_escaped(&mut out, &cesu8(key)),
+        Token::Ordered(token) => match std::str::from_utf8(key) {
+            Ok(_) => put_escaped(&mut out, &cesu8(&token)),
+            Err(_) => {
+                put_escaped_ending(&mut out, &cesu8(&token), OPP_RAW_KEY);
+                put_escaped(&mut out, key);
+            }
+        },
         Token::Collated(bytes) => {
             put_escaped(&mut out, &bytes);
-            put_escaped(&mut out, key.as_bytes());
+            put_escaped(&mut out, key);
         }
+        Token::Murmur3(t) => {
+            out.extend_from_slice(&murmur3_bytes(t));
+            put_escaped(&mut out, key);
+        }
+        Token::Bytes(_) => put_escaped(&mut out, key),
     }
     out
 }
 
-/// Reads an encoded row from the front of `input`: (row key, encoded row length).
-pub fn decode_row(partitioner: Partitioner, input: &[u8]) -> Option<(String, usize)> {
+/// Reads an encoded row from the front of `input`: (row key, encoded row length). `None` for
+/// bytes no row of `partitioner` encodes to.
+pub fn decode_row(partitioner: Partitioner, input: &[u8]) -> Option<(Vec<u8>, usize)> {
     let (key, rest) = match partitioner {
-        Partitioner::Random => {
-            let (key, rest) = take_escaped(input.get(16..)?)?;
-            (String::from_utf8(key).ok()?, rest)
-        }
-        Partitioner::OrderPreserving => {
-            let (units, rest) = take_escaped(input)?;
-            (from_cesu8(&units)?, rest)
-        }
+        Partitioner::Random => take_escaped(input.get(16..)?)?,
+        Partitioner::Murmur3 => take_escaped(input.get(8..)?)?,
+        Partitioner::ByteOrdered => take_escaped(input)?,
+        Partitioner::OrderPreserving => match take_escaped_ending(input)? {
+            (units, 0, rest) => (from_cesu8(&units)?.into_bytes(), rest),
+            (units, _, rest) => {
+                // Only the one canonical form of a non-UTF-8 key decodes.
+                let (key, rest) = take_escaped(rest)?;
+                let token = from_cesu8(&units)?;
+                if std::str::from_utf8(&key).is_ok() || token != hex(&key) {
+                    return None;
+                }
+                (key, rest)
+            }
+        },
         Partitioner::CollatingOrderPreserving => {
             let (_, rest) = take_escaped(input)?;
-            let (key, rest) = take_escaped(rest)?;
-            (String::from_utf8(key).ok()?, rest)
+            take_escaped(rest)?
         }
     };
     Some((key, input.len() - rest.len()))
@@ -109,9 +143,15 @@ pub fn decode_row(partitioner: Partitioner, input: &[u8]) -> Option<(String, usi
 enum Floor {
     /// Before every row (RP's negative tokens).
     BeforeAll,
-    /// Bytes that every row with the token starts with, and that sort before all rows with
-    /// a greater token.
-    At(Vec<u8>),
+    /// Bytes that the rows with the token, and no others, start with (RP and Murmur3: the
+    /// fixed-width token; COPP and BOP: the terminated escaped token). Rows with smaller
+    /// tokens sort before them, greater ones after every extension of them. A key that
+    /// follows may start with `FF`, so `FF` cannot mark where the rows end.
+    Prefix(Vec<u8>),
+    /// OPP: the escaped token without its terminator's second byte. Rows with the token
+    /// continue with `00` or `01`; rows with greater tokens that start with these bytes
+    /// continue with `FF` (an escaped zero), so the bytes plus `FF` mark where the rows end.
+    Unterminated(Vec<u8>),
     /// After every row (RP tokens beyond `u128`).
     AfterAll,
 }
@@ -119,18 +159,30 @@ enum Floor {
 fn token_floor(partitioner: Partitioner, token: &Token) -> Floor {
     let mut out = Vec::new();
     match (partitioner, token) {
-        (Partitioner::Random, Token::Random(t)) => match t.position() {
-            RingPosition::BeforeAll => return Floor::BeforeAll,
-            RingPosition::AfterAll => return Floor::AfterAll,
-            RingPosition::At(v) => out.extend_from_slice(&v.to_be_bytes()),
-        },
-        (Partitioner::OrderPreserving, Token::Ordered(s)) => put_escaped(&mut out, &cesu8(s)),
-        (Partitioner::CollatingOrderPreserving, Token::Collated(b)) => put_escaped(&mut out, b),
+        (Partitioner::Random, Token::Random(t)) => {
+            return match t.position() {
+                RingPosition::BeforeAll => Floor::BeforeAll,
+                RingPosition::AfterAll => Floor::AfterAll,
+                RingPosition::At(v) => Floor::Prefix(v.to_be_bytes().to_vec()),
+            }
+        }
+        (Partitioner::Murmur3, Token::Murmur3(t)) => {
+            return Floor::Prefix(murmur3_bytes(*t).to_vec())
+        }
+        (Partitioner::OrderPreserving, Token::Ordered(s)) => {
+            // Without the terminator's second byte: rows with this token go on with `00`
+            // (a UTF-8 key) or `01` (a key that is not UTF-8), greater tokens with `FF`.
+            put_escaped(&mut out, &cesu8(s));
+            out.pop();
+            return Floor::Unterminated(out);
+        }
+        (Partitioner::CollatingOrderPreserving, Token::Collated(b))
+        | (Partitioner::ByteOrdered, Token::Bytes(b)) => put_escaped(&mut out, b),
         // A token of another partitioner cannot reach here (the service parses tokens with
         // the configured one); treat it as the start of the ring.
         _ => return Floor::BeforeAll,
     }
-    Floor::At(out)
+    Floor::Prefix(out)
 }
 
 impl CfLayout {
@@ -287,7 +339,9 @@ impl CfLayout {
     pub fn rows_from(&self, token: &Token) -> Bound<Vec<u8>> {
         match token_floor(self.partitioner, token) {
             Floor::BeforeAll => Bound::Included(self.cf_prefix()),
-            Floor::At(floor) => Bound::Included(self.row_prefix(&floor)),
+            Floor::Prefix(floor) | Floor::Unterminated(floor) => {
+                Bound::Included(self.row_prefix(&floor))
+            }
             Floor::AfterAll => self.cf_end_as_start(),
         }
     }
@@ -296,7 +350,8 @@ impl CfLayout {
     pub fn rows_through(&self, token: &Token) -> Bound<Vec<u8>> {
         match token_floor(self.partitioner, token) {
             Floor::BeforeAll => Bound::Excluded(self.cf_prefix()),
-            Floor::At(floor) => {
+            Floor::Prefix(floor) => prefix_upper(&self.row_prefix(&floor)),
+            Floor::Unterminated(floor) => {
                 let mut end = self.row_prefix(&floor);
                 end.push(0xFF);
                 Bound::Excluded(end)
@@ -365,7 +420,7 @@ pub enum Entry {
 /// A key split into its parts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodedKey {
-    pub row_key: String,
+    pub row_key: Vec<u8>,
     /// Length of the encoded row part (after the 4-byte CF id).
     pub row_len: usize,
     pub entry: Entry,

@@ -18,6 +18,7 @@ use ilion::partitioner::Partitioner;
 use ilion::storage::{
     Engine, FjallEngine, MemoryEngine, RedisEngine, RedisOptions, SledEngine, SyncPolicy,
 };
+use ilion::Error;
 use model::Model;
 use proptest::prelude::*;
 use std::sync::Arc;
@@ -31,8 +32,10 @@ pub const CFS: [(&str, Comparator, Option<Comparator>); 4] = [
     ("Sup", Comparator::Bytes, Some(Comparator::Bytes)),
     ("SupTime", Comparator::TimeUuid, Some(Comparator::Long)),
 ];
-/// The row keys operations pick from.
-pub const KEYS: [&str; 4] = ["k0", "k1", "b", "k10"];
+/// The row keys operations pick from. The last two are a key that is not UTF-8 and the
+/// UTF-8 key spelling its hex: under OrderPreservingPartitioner they share a token; under
+/// CollatingOrderPreservingPartitioner the first is refused (F5).
+pub const KEYS: [&[u8]; 6] = [b"k0", b"k1", b"b", b"k10", &[0xFF, 0x00], b"ff00"];
 
 /// The schema of [`KS`] and [`CFS`].
 pub fn schema() -> Arc<Schema> {
@@ -270,6 +273,16 @@ pub fn check(
                 for (cf, change) in &changes {
                     m.push(cf, change.clone());
                 }
+                if partitioner.check_key(KEYS[*key]).is_err() {
+                    let refused = db.apply(m).map(|_| ());
+                    prop_assert_eq!(
+                        refused,
+                        Err(Error::invalid("The provided key was not UTF8 encoded.")),
+                        "step {}",
+                        step
+                    );
+                    continue;
+                }
                 db.apply(m).unwrap();
                 model.apply(KEYS[*key], &changes);
             }
@@ -288,7 +301,7 @@ pub fn check(
                 let got = db.get_slice(KS, KEYS[*key], &parent, predicate).unwrap();
                 let want = model
                     .rows
-                    .get(&(name.to_string(), KEYS[*key].to_string()))
+                    .get(&(name.to_string(), KEYS[*key].to_vec()))
                     .map(|r| r.slice(cmp, sub, sc_name.as_deref(), predicate))
                     .unwrap_or_default();
                 prop_assert_eq!(&got, &want, "step {}: slice {:?}", step, op);
@@ -296,7 +309,7 @@ pub fn check(
                 let all = Predicate::Range(SliceRange::all());
                 let want_count = model
                     .rows
-                    .get(&(name.to_string(), KEYS[*key].to_string()))
+                    .get(&(name.to_string(), KEYS[*key].to_vec()))
                     .map_or(0, |r| r.slice(cmp, sub, sc_name.as_deref(), &all).len());
                 prop_assert_eq!(count, want_count, "step {}: count {:?}", step, op);
             }
@@ -307,7 +320,7 @@ pub fn check(
                 predicate,
             } => {
                 let (name, cmp, sub) = CFS[*cf];
-                let key_at = |i: usize| KEYS.get(i).map_or(String::new(), |k| k.to_string());
+                let key_at = |i: usize| KEYS.get(i).map_or(Vec::new(), |k| k.to_vec());
                 let (mut start, mut end) = (key_at(bounds.0), key_at(bounds.1));
                 let row_bounds = if bounds.2 {
                     RowBounds::Tokens {
@@ -320,27 +333,33 @@ pub fn check(
                     }
                     RowBounds::Keys { start, end }
                 };
-                let range = KeyRange {
-                    bounds: row_bounds.clone(),
-                    count: *count,
-                };
                 let parent = ColumnParent {
                     column_family: name.into(),
                     super_column: None,
                 };
-                let got = db.get_range_slices(KS, &parent, predicate, &range).unwrap();
-                let want: Vec<KeySlice> = model_range(&model, partitioner, name, &row_bounds)
-                    .into_iter()
-                    .take(*count)
-                    .map(|key| {
-                        let row = &model.rows[&(name.to_string(), key.clone())];
-                        KeySlice {
-                            columns: row.slice(cmp, sub, None, predicate),
-                            key,
-                        }
-                    })
-                    .collect();
-                prop_assert_eq!(&got, &want, "step {}: range {:?}", step, op);
+                // Every row, then only the rows a 0.6 client can see, which the limit
+                // counts without the others.
+                for keys in [KeyFilter::Any, KeyFilter::Utf8] {
+                    let range = KeyRange {
+                        bounds: row_bounds.clone(),
+                        count: *count,
+                        keys,
+                    };
+                    let got = db.get_range_slices(KS, &parent, predicate, &range).unwrap();
+                    let want: Vec<KeySlice> = model_range(&model, partitioner, name, &row_bounds)
+                        .into_iter()
+                        .filter(|key| keys.admits(key))
+                        .take(*count)
+                        .map(|key| {
+                            let row = &model.rows[&(name.to_string(), key.clone())];
+                            KeySlice {
+                                columns: row.slice(cmp, sub, None, predicate),
+                                key,
+                            }
+                        })
+                        .collect();
+                    prop_assert_eq!(&got, &want, "step {}: range {:?} {:?}", step, op, keys);
+                }
             }
         }
     }
@@ -349,19 +368,26 @@ pub fn check(
 
 /// Keys of the rows of `cf` inside `bounds`, in ring order from the start
 /// (`docs/api.md#key-ranges`).
-fn model_range(model: &Model, p: Partitioner, cf: &str, bounds: &RowBounds) -> Vec<String> {
-    let mut rows: Vec<String> = model
+/// Rows sort by token, then key bytes, except that under OPP a UTF-8 key comes before a key
+/// that is not UTF-8 with the same token (`docs/storage.md#rows`).
+fn model_range(model: &Model, p: Partitioner, cf: &str, bounds: &RowBounds) -> Vec<Vec<u8>> {
+    let mut rows: Vec<Vec<u8>> = model
         .rows
         .keys()
         .filter(|(c, _)| c == cf)
         .map(|(_, k)| k.clone())
         .collect();
+    let utf8 = |k: &[u8]| std::str::from_utf8(k).is_ok();
     rows.sort_by(|a, b| {
         p.token(a)
             .cmp(&p.token(b))
-            .then_with(|| a.as_bytes().cmp(b.as_bytes()))
+            .then_with(|| match p {
+                Partitioner::OrderPreserving => utf8(b).cmp(&utf8(a)),
+                _ => std::cmp::Ordering::Equal,
+            })
+            .then_with(|| a.cmp(b))
     });
-    let tok = |k: &String| p.token(k);
+    let tok = |k: &Vec<u8>| p.token(k);
     match bounds {
         RowBounds::Keys { start, end } => rows
             .into_iter()

@@ -19,7 +19,7 @@ pub struct ModelRow {
 /// The whole model: rows per (cf, key); a row exists once any change touched it.
 #[derive(Debug, Default, Clone)]
 pub struct Model {
-    pub rows: BTreeMap<(String, String), ModelRow>,
+    pub rows: BTreeMap<(String, Vec<u8>), ModelRow>,
 }
 
 fn merge(cells: &mut BTreeMap<(Vec<u8>, Vec<u8>), Cell>, key: (Vec<u8>, Vec<u8>), cell: Cell) {
@@ -32,9 +32,9 @@ fn merge(cells: &mut BTreeMap<(Vec<u8>, Vec<u8>), Cell>, key: (Vec<u8>, Vec<u8>)
 }
 
 impl Model {
-    pub fn apply(&mut self, key: &str, changes: &[(String, Change)]) {
+    pub fn apply(&mut self, key: &[u8], changes: &[(String, Change)]) {
         for (cf, change) in changes {
-            let row = self.rows.entry((cf.clone(), key.to_string())).or_default();
+            let row = self.rows.entry((cf.clone(), key.to_vec())).or_default();
             match change {
                 Change::Insert {
                     super_column,

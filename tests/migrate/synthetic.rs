@@ -43,11 +43,11 @@ fn put_column(out: &mut Vec<u8>, (name, value, ts, deleted): &Col) {
 
 /// A data file with `rows` (key, row tombstone, body), sorted into `p`'s order first.
 fn data_file(p: Partitioner, mut rows: Vec<(&str, Option<i64>, Body)>) -> Vec<u8> {
-    rows.sort_by(|a, b| (p.token(a.0), a.0).cmp(&(p.token(b.0), b.0)));
+    rows.sort_by(|a, b| (p.token(a.0.as_bytes()), a.0).cmp(&(p.token(b.0.as_bytes()), b.0)));
     let mut out = Vec::new();
     for (key, deleted_at, body) in rows {
         let disk_key = match p {
-            Partitioner::Random => format!("{}:{key}", p.token(key)),
+            Partitioner::Random => format!("{}:{key}", p.token(key.as_bytes())),
             _ => key.to_string(),
         };
         let mut b = Vec::new();

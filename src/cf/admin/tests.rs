@@ -208,7 +208,7 @@ fn after_drain_writes_are_refused_and_reads_go_on() {
     assert!(db
         .get_count(
             KS,
-            "k",
+            b"k",
             &crate::model::ColumnParent {
                 column_family: "Standard1".into(),
                 super_column: None,

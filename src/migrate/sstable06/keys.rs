@@ -30,7 +30,10 @@ pub fn split_disk_key(
             Ok((key, order))
         }
         _ => {
-            let order = (partitioner.token(&disk_key), disk_key.as_bytes().to_vec());
+            let order = (
+                partitioner.token(disk_key.as_bytes()),
+                disk_key.as_bytes().to_vec(),
+            );
             Ok((disk_key, order))
         }
     }
@@ -69,7 +72,7 @@ mod tests {
         let (key, (token, _)) =
             split_disk_key(Partitioner::OrderPreserving, "12:ab".into()).unwrap();
         assert_eq!(key, "12:ab");
-        assert_eq!(token, Partitioner::OrderPreserving.token("12:ab"));
+        assert_eq!(token, Partitioner::OrderPreserving.token(b"12:ab"));
         assert!(order_is_exact(Partitioner::CollatingOrderPreserving, "ab"));
         assert!(!order_is_exact(Partitioner::CollatingOrderPreserving, "ü"));
     }

@@ -233,7 +233,7 @@ fn describe_splits() {
         insert(&s, KS_RF3, "a", path("Standard1", None, Some(b"c"))),
         Outcome::Ok
     );
-    let token = |key: &str| Partitioner::Random.token(key).to_string();
+    let token = |key: &str| Partitioner::Random.token(key.as_bytes()).to_string();
     let (a, b, key1, key2) = (token("a"), token("b"), token("key1"), token("key2"));
     assert_eq!(list("0", "0", 1), ["0", &a, &key1, &b, &key2, "0"]);
     assert_eq!(list("0", "0", 2), ["0", &key1, &key2, "0"]);

@@ -8,6 +8,7 @@
 pub(crate) mod fixture;
 
 mod auth_tests;
+mod binary_key_tests;
 mod consistency_tests;
 mod describe_tests;
 mod gate_tests;

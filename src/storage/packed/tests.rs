@@ -20,7 +20,7 @@ fn layout(id: u32) -> CfLayout {
 
 /// A logical key: CF 1 or 2, row "r0".."r2", column name.
 fn key(cf: u32, row: u8, name: &[u8]) -> Vec<u8> {
-    layout(cf).column_key(&encode_row(P, &format!("r{row}")), name)
+    layout(cf).column_key(&encode_row(P, format!("r{row}").as_bytes()), name)
 }
 
 #[derive(Debug, Clone)]

@@ -26,7 +26,7 @@ pub struct EncodedRow(Vec<u8>);
 
 impl EncodedRow {
     /// The stored form of `key` under `partitioner`.
-    pub fn new(partitioner: Partitioner, key: &str) -> EncodedRow {
+    pub fn new(partitioner: Partitioner, key: &[u8]) -> EncodedRow {
         EncodedRow(encode_row(partitioner, key))
     }
 
@@ -121,7 +121,7 @@ pub enum StoredValue {
 #[derive(Debug, Clone)]
 pub struct StoredEntry {
     /// The row's key.
-    pub row_key: String,
+    pub row_key: Vec<u8>,
     /// What the entry is: a row or super-column marker, a column or a subcolumn.
     pub entry: Entry,
     /// The decoded value.
@@ -444,7 +444,7 @@ impl RowWrites {
 impl CfLayout {
     /// The logical key and value a Standard column is stored as before packing: benchmarks
     /// write them to a bare engine to compare against.
-    pub fn column_entry(&self, row_key: &str, name: &[u8], cell: &Cell) -> (Vec<u8>, Vec<u8>) {
+    pub fn column_entry(&self, row_key: &[u8], name: &[u8], cell: &Cell) -> (Vec<u8>, Vec<u8>) {
         let row = EncodedRow::new(self.partitioner, row_key);
         (cell_key(self, &row, None, name), encode_cell(cell))
     }

@@ -87,7 +87,7 @@ impl Store {
         &self,
         layout: &CfLayout,
         span: &RowSpan,
-    ) -> Result<Option<(EncodedRow, String)>> {
+    ) -> Result<Option<(EncodedRow, Vec<u8>)>> {
         let Some((key, _)) = self.first(span.lower.clone(), span.upper.clone())? else {
             return Ok(None);
         };
@@ -102,7 +102,7 @@ impl Store {
         &'a self,
         layout: &'a CfLayout,
         bounds: &RowBounds,
-    ) -> impl Iterator<Item = Result<(EncodedRow, String)>> + 'a {
+    ) -> impl Iterator<Item = Result<(EncodedRow, Vec<u8>)>> + 'a {
         let mut spans = RowSpan::of(layout, bounds).into_iter();
         let mut current = spans.next();
         std::iter::from_fn(move || loop {

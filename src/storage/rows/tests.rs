@@ -54,7 +54,7 @@ fn write(store: &Store, build: impl FnOnce(&mut RowWrites)) {
 #[test]
 fn cells_come_back_decoded_in_name_order_within_bounds() {
     let store = store();
-    let row = EncodedRow::new(P, "r");
+    let row = EncodedRow::new(P, b"r");
     write(&store, |w| {
         for (name, cell) in [
             (&b"b"[..], live(b"2", 1)),
@@ -91,7 +91,7 @@ fn cells_come_back_decoded_in_name_order_within_bounds() {
 #[test]
 fn super_entries_group_by_super_column_and_markers_can_be_deleted() {
     let store = store();
-    let row = EncodedRow::new(P, "r");
+    let row = EncodedRow::new(P, b"r");
     let marker = Marker {
         timestamp: 3,
         local_deletion_time: 7,
@@ -152,7 +152,7 @@ fn super_entries_group_by_super_column_and_markers_can_be_deleted() {
 #[test]
 fn tombstones_are_purged_only_while_unchanged() {
     let store = store();
-    let row = EncodedRow::new(P, "r");
+    let row = EncodedRow::new(P, b"r");
     write(&store, |w| {
         w.put_cell(&STANDARD, &row, None, b"live", &live(b"v", 1));
         w.put_cell(&STANDARD, &row, None, b"gone", &dead(1, 10));
@@ -164,7 +164,7 @@ fn tombstones_are_purged_only_while_unchanged() {
     });
     let found: Vec<StoredEntry> = store.tombstones(&STANDARD).map(Result::unwrap).collect();
     assert_eq!(found.len(), 2, "the row marker and the column tombstone");
-    assert!(found.iter().all(|t| t.row_key == "r"));
+    assert!(found.iter().all(|t| t.row_key == b"r"));
     // Rewritten since it was read: stays.
     write(&store, |w| {
         w.put_cell(&STANDARD, &row, None, b"gone", &dead(2, 12));
@@ -177,13 +177,13 @@ fn tombstones_are_purged_only_while_unchanged() {
 fn rows_come_in_ring_order_within_key_bounds() {
     let store = store();
     for key in ["c", "a", "b", "d"] {
-        let row = EncodedRow::new(P, key);
+        let row = EncodedRow::new(P, key.as_bytes());
         write(&store, |w| {
             w.put_cell(&STANDARD, &row, None, b"n", &live(b"v", 1));
         });
     }
     // Another CF's rows are not this one's.
-    let other = EncodedRow::new(P, "bb");
+    let other = EncodedRow::new(P, b"bb");
     write(&store, |w| {
         w.put_cell(&SUPER, &other, Some(b"s"), &[0; 8], &live(b"v", 1));
     });
@@ -194,7 +194,7 @@ fn rows_come_in_ring_order_within_key_bounds() {
         };
         store
             .rows(&STANDARD, &bounds)
-            .map(|r| r.unwrap().1)
+            .map(|r| String::from_utf8(r.unwrap().1).unwrap())
             .collect()
     };
     assert_eq!(keys("", ""), ["a", "b", "c", "d"]);
