@@ -1,5 +1,5 @@
 //! The protocol layer without sockets: the binary codec, dispatch onto the generated handlers
-//! (0.6 and its fast path; 20.1.0 in `dispatch20` and `limits20`), the resumable splitter,
+//! (0.6 and its fast path; 20.1.0 in `dispatch20`, `limits20` and `fuzz20`), the resumable splitter,
 //! property tests that no bytes make any of them panic, and the stress tool's hand-encoded
 //! calls against the generated server code. `util` is the hand encoder and the recording
 //! handlers they share.
@@ -14,6 +14,7 @@ mod dispatch;
 mod dispatch20;
 mod fastpath;
 mod fuzz;
+mod fuzz20;
 mod hot;
 mod limits20;
 mod splitter;
