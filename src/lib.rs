@@ -21,10 +21,11 @@
 //!    [`protocol::Splitter`] finds the end of the message while checking every length against
 //!    the E4 limits.
 //! 2. [`Connection::process`](protocol::Connection::process), implemented by
-//!    [`service::Session`], calls [`protocol::process`]: it finds the method's row in the one
-//!    method table ([`protocol::methods`]), normalises the arguments the way 0.6 read them, and
-//!    runs the row's generated process function (`process_batch_mutate`), which decodes them
-//!    and calls `Session::handle_batch_mutate`.
+//!    [`service::Session`], calls [`protocol::process`]: it finds the method's row in the 0.6
+//!    method table ([`protocol::methods`]; the later API's is [`protocol::v20::methods`]),
+//!    normalises the arguments the way 0.6 read them, and runs the row's generated process
+//!    function (`process_batch_mutate`), which decodes them and calls
+//!    `Session::handle_batch_mutate`.
 //! 3. `Session::batch_mutate` (in `service::writes`) checks login, then `validate_key` and
 //!    `validate_mutation` for every row, CF and mutation (`service::validation`, 0.6's
 //!    ThriftValidation with its messages, `docs/api.md#validation`), then the keyspace

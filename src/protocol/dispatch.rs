@@ -6,9 +6,10 @@
 //!
 //! * unknown method name → EXCEPTION, TApplicationException UNKNOWN_METHOD (1),
 //!   `Invalid method name: '<name>'`; the connection stays open;
-//! * arguments Java would not accept (a required object field missing, a required
-//!   consistency level that is no level) → EXCEPTION, PROTOCOL_ERROR (7). The generated process
-//!   functions return early without writing anything in that case, so the reply is made here;
+//! * arguments Java would not accept (a required object field missing, a required enum such
+//!   as a consistency level holding a number it does not list) → EXCEPTION, PROTOCOL_ERROR
+//!   (7). The generated process functions return early without writing anything in that
+//!   case, so the reply is made here;
 //! * the handler returns `thrift::Error::User(Box<declared exception>)` → REPLY with that
 //!   result field set (the generated code does this);
 //! * the handler returns `thrift::Error::Application(e)` → EXCEPTION carrying `e`;

@@ -1,8 +1,9 @@
 //! A reader for the part of the Thrift IDL language `idl/cassandra.thrift` and
 //! `idl/cassandra-20.thrift` use, so tests can check the method tables and the argument schemas
-//! against the committed IDL texts without the Thrift compiler: namespaces, constants, enums, structs, exceptions and one service, with
-//! `#`, `//` and `/* */` comments. Anything else is an error, never silently skipped, so a
-//! construct this reader does not know cannot hide a difference.
+//! against the committed IDL texts without the Thrift compiler: namespaces, constants, enums,
+//! structs, exceptions and one service, with `#`, `//` and `/* */` comments. Anything else is
+//! an error, never silently skipped, so a construct this reader does not know cannot hide a
+//! difference.
 
 use std::collections::BTreeMap;
 

@@ -1,26 +1,32 @@
-//! The Thrift wire, and nothing above it: the types generated from `idl/cassandra.thrift`, a
-//! bounded binary-protocol codec, per-connection detection of framing and strictness
-//! (`docs/compatibility.md#e1`, `#e2`), a resumable splitter that finds message boundaries in a
-//! byte stream under the E4 limits, and dispatch of one complete message onto the generated
-//! handler trait.
+//! The Thrift wire, and nothing above it, for both APIs ilion serves: the 0.6 API
+//! (`idl/cassandra.thrift`, VERSION 2.2.0; its generated types here) and the later API
+//! (`idl/cassandra-20.thrift`, VERSION 20.1.0; its generated types, method table and argument
+//! schema in [`v20`], `docs/api-later.md#wire`). Shared by the two: a bounded binary-protocol
+//! codec, per-connection detection of framing and strictness (`docs/compatibility.md#e1`,
+//! `#e2`), a resumable splitter that finds message boundaries in a byte stream under the E4
+//! limits, the normalizer, and dispatch of one complete message onto a generated handler trait.
 //!
-//! Two things are written down once for the whole crate: the protocol's numbers (type ids,
-//! message types, the version word) in [`wire`], and the IDL's methods (name, arguments,
-//! `throws`, generated process function) in the table of [`methods`].
+//! Written down once for the whole crate: the protocol's numbers (type ids, message types, the
+//! version word) in [`wire`], and each IDL's methods (name, arguments, `throws`, generated
+//! process function) in one table: [`methods`] for 0.6, [`v20::methods`] for 20.1.0, rows of
+//! the same [`Method`] type.
 //!
 //! A connection loop uses it like this:
 //! 1. [`detect`] on the first bytes gives the connection's [`Mode`] (or a [`Violation`]: close);
 //! 2. a [`Splitter`] for that mode is fed the growing input buffer and says when one whole
 //!    message is present ([`Split::Message`]), or proves a limit was broken ([`Split::Reject`]);
-//! 3. [`process`] decodes that message, calls the [`CassandraSyncHandler`] and returns the reply
-//!    bytes (framed exactly when the connection is), or a [`Violation`] meaning "close".
+//! 3. [`process`] (0.6) or [`v20::process`] (20.1.0) decodes that message, calls the API's
+//!    `CassandraSyncHandler` and returns the reply bytes (framed exactly when the connection
+//!    is), or a [`Violation`] meaning "close". Both are one generic dispatch (`dispatch`); only
+//!    0.6's `get_slice` has a hand-written fast path (`hot`).
 //!
 //! The generated code is not used raw on client input. Before it decodes a call's arguments,
-//! `normalize` rewrites them the way the 0.6 Java server read them: fields of the wrong wire
-//! type are dropped, absent fields with IDL defaults (and absent required numbers) get their
-//! defaults, absent required objects become a PROTOCOL_ERROR reply. The same pass charges the
-//! decoded size of containers and strings against a memory budget (16 × the message limit),
-//! since a list of empty structs costs one byte on the wire and ~200 once decoded.
+//! `normalize` rewrites them the way the Java servers read them: fields of the wrong wire type
+//! are dropped, absent fields with IDL defaults (and absent required numbers) get their
+//! defaults, absent required objects and required enums holding unlisted numbers become a
+//! PROTOCOL_ERROR reply. The same pass charges the decoded size of containers and strings
+//! against a memory budget (16 × the message limit), since a list of empty structs costs one
+//! byte on the wire and ~200 once decoded.
 
 mod codec;
 mod connection;

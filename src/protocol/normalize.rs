@@ -11,13 +11,13 @@
 //!   absent (20.1.0's `KsDef.durable_writes`, `MultiSliceRequest.count`; the 0.6 IDL has
 //!   none). An absent *required primitive* without a default gets 0 / false: Java never
 //!   checked those. An absent default-requiredness list without a default (20.1.0's `cas`
-//!   `expected`/`updates`) becomes an empty list (`later-api.md` F3). The generated Rust
+//!   `expected`/`updates`) becomes an empty list (F3 of the later-API spec). The generated Rust
 //!   would refuse all of these.
 //! * An absent required object field is a PROTOCOL_ERROR with Java's message, as is a required
 //!   enum field whose number the enum does not list (Java read it as null; e.g. 0, ZERO, as a
 //!   20.1.0 consistency level). A non-required one (`remove`'s level, an optional
 //!   `index_type`) passes through unchanged for the service to refuse
-//!   (`docs/compatibility.md#d7`, `later-api.md` F7).
+//!   (`docs/compatibility.md#d7`, `docs/api-later.md#wire`: F7).
 //!
 //! Elements of lists and maps are read as the IDL says, as Java read them; a non-empty
 //! container whose announced element type differs is a PROTOCOL_ERROR. Strings are copied as

@@ -1,6 +1,7 @@
 //! Property tests: no byte string, random or a mutated real call, makes detection, the
 //! splitter or dispatch panic; and whatever the splitter accepts, dispatch answers (the two
 //! walk the same structure under the same limits), unless decoding would cost too much memory.
+//! `fuzz20` runs the same connection loop over 20.1.0 calls.
 
 use crate::util::handler::Recorder;
 use crate::util::*;
@@ -8,17 +9,28 @@ use ilion::protocol::{detect, process, Detection, Limits, Mode, Split, Splitter,
 use proptest::prelude::*;
 
 /// Small limits so random lengths hit them often.
-const LIMITS: Limits = Limits {
+pub const LIMITS: Limits = Limits {
     max_frame_bytes: 300,
     max_message_bytes: 400,
     max_depth: 8,
 };
 
-/// Runs a whole connection over `bytes`, arriving in pieces of the given sizes; the number
-/// of messages answered.
+/// Runs a whole connection over `bytes`, arriving in pieces of the given sizes, with 0.6
+/// dispatch; the number of messages answered.
 fn connection(bytes: &[u8], pieces: &[usize]) -> usize {
-    let mut answered = 0;
     let h = Recorder::default();
+    connection_with(bytes, pieces, |message, mode| {
+        process(message, mode, &LIMITS, &h)
+    })
+}
+
+/// [`connection`] with `answer` as dispatch.
+pub fn connection_with(
+    bytes: &[u8],
+    pieces: &[usize],
+    answer: impl Fn(&[u8], Mode) -> Result<Vec<u8>, Violation>,
+) -> usize {
+    let mut answered = 0;
     let mut buf = Vec::new();
     let mut mode = None::<Mode>;
     let mut splitter = None::<Splitter>;
@@ -50,7 +62,7 @@ fn connection(bytes: &[u8], pieces: &[usize]) -> usize {
                 Split::Message(span) => {
                     assert!(span.len <= buf.len() && span.message.end <= span.len);
                     assert!(span.message.len() <= LIMITS.max_message_bytes);
-                    match process(&buf[span.message.clone()], m, &LIMITS, &h) {
+                    match answer(&buf[span.message.clone()], m) {
                         Ok(_) => {}
                         // the one refusal the splitter cannot foresee
                         Err(Violation::DecodedTooLarge(_)) => return answered,

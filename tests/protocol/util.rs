@@ -3,6 +3,7 @@
 #![allow(dead_code, unused_imports)]
 
 pub mod handler;
+pub mod handler20;
 
 use ilion::protocol::wire::{CALL, VERSION_1};
 pub use ilion::protocol::wire::{

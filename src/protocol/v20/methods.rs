@@ -1,6 +1,6 @@
 //! The 20.1.0 method table: one row per method of `idl/cassandra-20.thrift`'s
 //! `service Cassandra`, in IDL order, and the only place its method names are written. Rows
-//! have the shared [`Method`](crate::protocol::Method) type: name, `throws`, arguments (their
+//! have the shared [`Method`] type: name, `throws`, arguments (their
 //! types are in `v20::schema`) and, for dispatch, the generated process function.
 //!
 //! The later-API service maps its errors with a row's `throws` and dispatch finds a call's
