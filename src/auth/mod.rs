@@ -4,7 +4,8 @@
 //! `access.properties`. The 0.6 `login` checks both at once; the later API checks the
 //! password at `login` and the keyspace when a call uses one. Both files sit in the
 //! directory of storage-conf.xml (`docs/compatibility.md#e5`) and are read afresh at every
-//! check, so edits take effect without a restart. Clients see only the short 0.6/ilion
+//! check (a later-API session checks a keyspace once per login), so edits take effect
+//! without a restart. Clients see only the short 0.6/ilion
 //! messages; the server log gets the full path and cause of any file problem.
 
 pub mod properties;
