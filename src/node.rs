@@ -97,10 +97,7 @@ fn open_db_on(config: &Config, engine: Arc<dyn crate::storage::Engine>) -> Resul
 /// client-facing IP, with the port unless it is the standard 9160 — several front ends on one
 /// machine must be told apart (docs/redis.md#ring).
 fn front_end_endpoint(config: &Config, bound: SocketAddr) -> String {
-    let ip = [config.thrift_address, config.listen_address]
-        .into_iter()
-        .find(|ip| !ip.is_unspecified())
-        .unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    let ip = config.client_address(config.thrift_address);
     if bound.port() == 9160 {
         ip.to_string()
     } else {

@@ -28,7 +28,7 @@ pub use schema::{CfDef, ColumnType, KeyspaceDef, Schema, SYSTEM_KEYSPACE};
 
 use crate::error::{Error, Result};
 use crate::partitioner::Partitioner;
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv4Addr};
 use std::path::{Path, PathBuf};
 
 /// `<CommitLogSync>` and its interval: when an acknowledged write is on disk.
@@ -267,6 +267,15 @@ impl Config {
         let parent = path.parent().unwrap_or(Path::new(""));
         let config_dir = working_dir.join(parent);
         Config::from_xml(&text, &config_dir, &working_dir)
+    }
+
+    /// The address clients reach a listener bound to `bound` at: `bound` unless it is a
+    /// wildcard, else the listen address, else loopback.
+    pub fn client_address(&self, bound: IpAddr) -> IpAddr {
+        [bound, self.listen_address]
+            .into_iter()
+            .find(|ip| !ip.is_unspecified())
+            .unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST))
     }
 
     /// Creates the data, commit log and saved-caches directories that do not exist yet.

@@ -28,7 +28,7 @@ use crate::auth::Authenticator;
 use crate::cf::Db;
 use crate::config::{Config, Schema};
 use crate::protocol::{Connection, ConnectionFactory, Limits};
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 /// The API over one database: what every connection shares. Cheap to clone.
@@ -73,10 +73,7 @@ impl Service {
     /// The address clients should use to reach this node: the Thrift address unless it is
     /// a wildcard, else the listen address, else loopback.
     fn endpoint(&self) -> IpAddr {
-        [self.config.thrift_address, self.config.listen_address]
-            .into_iter()
-            .find(|ip| !ip.is_unspecified())
-            .unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST))
+        self.config.client_address(self.config.thrift_address)
     }
 }
 

@@ -20,7 +20,7 @@ use crate::auth::Authenticator;
 use crate::cf::Db;
 use crate::config::Config;
 use crate::protocol::{Connection, ConnectionFactory, Limits};
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 /// The later API over one database: what every connection of its listener shares.
@@ -57,10 +57,7 @@ impl Service20 {
     /// The address clients reach this listener at: its own address unless it is a
     /// wildcard, else the listen address, else loopback.
     fn rpc_address(&self) -> IpAddr {
-        [self.config.thrift20.address, self.config.listen_address]
-            .into_iter()
-            .find(|ip| !ip.is_unspecified())
-            .unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST))
+        self.config.client_address(self.config.thrift20.address)
     }
 }
 
