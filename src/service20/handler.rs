@@ -5,6 +5,7 @@
 //! (`docs/api-later.md#status` lists them).
 
 use super::errors::to_thrift;
+use super::session::table;
 use super::Session20;
 use crate::error::{Error, Result};
 use crate::protocol::v20::generated::{
@@ -42,12 +43,10 @@ impl Session20 {
 
     /// describe_splits(_ex): a session keyspace and a CF in it, but no login (spec §2.3).
     fn splits_not_yet<T>(&self, method: &Method, cf: &str) -> thrift::Result<T> {
-        let checked =
-            self.session_keyspace()
-                .and_then(|ks| match ks.column_families.contains_key(cf) {
-                    true => Err(not_served(method)),
-                    false => Err(Error::invalid(format!("unconfigured table {cf}"))),
-                });
+        let checked = self
+            .session_keyspace()
+            .and_then(|ks| table(ks, cf))
+            .and_then(|_| Err(not_served(method)));
         self.reply(method, checked)
     }
 

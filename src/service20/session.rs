@@ -79,28 +79,20 @@ impl Session20 {
     }
 
     /// The session keyspace, which must be set and exist (first two session checks).
-    pub(super) fn session_keyspace(&self) -> Result<KeyspaceDef> {
+    pub(super) fn session_keyspace(&self) -> Result<&KeyspaceDef> {
         let name = self.keyspace().ok_or_else(|| Error::invalid(NO_KEYSPACE))?;
         self.service
             .db
             .schema()
             .keyspace(&name)
-            .cloned()
             .ok_or_else(|| Error::invalid(format!("Keyspace {name} does not exist")))
     }
 
     /// Every session check of a call on column family `cf` of the session keyspace, in
     /// order: keyspace, column family, login, permission.
-    pub(super) fn column_family(&self, cf: &str) -> Result<(KeyspaceDef, CfDef)> {
+    pub(super) fn column_family(&self, cf: &str) -> Result<(&KeyspaceDef, &CfDef)> {
         let ks = self.session_keyspace()?;
-        if cf.is_empty() {
-            return Err(Error::invalid("non-empty table is required"));
-        }
-        let def = ks
-            .column_families
-            .get(cf)
-            .cloned()
-            .ok_or_else(|| Error::invalid(format!("unconfigured table {cf}")))?;
+        let def = table(ks, cf)?;
         self.require_login()?;
         self.require_access(&ks.name)?;
         Ok((ks, def))
@@ -134,6 +126,16 @@ impl Session20 {
     pub(super) fn set_trace_next(&self, on: bool) {
         self.trace_next.set(on);
     }
+}
+
+/// The column family `cf` of `ks` (the third and fourth session checks).
+pub(super) fn table<'k>(ks: &'k KeyspaceDef, cf: &str) -> Result<&'k CfDef> {
+    if cf.is_empty() {
+        return Err(Error::invalid("non-empty table is required"));
+    }
+    ks.column_families
+        .get(cf)
+        .ok_or_else(|| Error::invalid(format!("unconfigured table {cf}")))
 }
 
 impl Connection for Session20 {
