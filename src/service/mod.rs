@@ -10,6 +10,7 @@
 //! The methods live in `reads`, `writes` and `describe`; `session` routes the generated
 //! handler trait onto them.
 
+mod acks;
 mod consistency;
 mod convert;
 mod describe;
@@ -22,6 +23,7 @@ mod writes;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use acks::PendingAcks;
 pub use session::Session;
 
 use crate::auth::Authenticator;

@@ -8,6 +8,7 @@
 //! write is durable: the acknowledgements collect here and [`Connection::take_reply_gate`]
 //! turns them into the wait the server performs before sending the reply.
 
+use super::acks::PendingAcks;
 use super::errors::{self, Method};
 use super::Service;
 use crate::cf::WriteAck as Ack;
@@ -17,7 +18,7 @@ use crate::protocol::{
     ColumnPath, Connection, ConsistencyLevel, KeyRange, KeySlice, Mode, Mutation, ReplyGate,
     SlicePredicate, TokenRange, Violation,
 };
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One connection's state: whether it has logged in, and the durability its last writes
@@ -25,7 +26,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct Session {
     pub(super) service: Service,
     logged_in: Cell<bool>,
-    pending: RefCell<Vec<Ack>>,
+    pending: PendingAcks,
 }
 
 impl Session {
@@ -33,7 +34,7 @@ impl Session {
         Session {
             service,
             logged_in: Cell::new(false),
-            pending: RefCell::new(Vec::new()),
+            pending: PendingAcks::default(),
         }
     }
 
@@ -58,37 +59,14 @@ impl Session {
 
     /// Remembers a write's acknowledgement: the reply waits for it.
     pub(super) fn wait_before_reply(&self, ack: Ack) {
-        self.pending.borrow_mut().push(ack);
+        self.pending.push(ack);
     }
 
     /// The wait the reply to the last messages needs: `None` when all their writes are
     /// durable already; an error when one of them cannot be made durable.
     pub fn reply_gate(&self) -> Option<ReplyGate> {
-        let acks = std::mem::take(&mut *self.pending.borrow_mut());
-        let mut waiting = Vec::new();
-        for ack in acks {
-            if !ack.is_done() {
-                waiting.push(ack);
-            } else if let Err(e) = ack.wait() {
-                // Done but failed: the reply must never claim this write.
-                return Some(Box::pin(std::future::ready(Err(failed(e)))));
-            }
-        }
-        if waiting.is_empty() {
-            return None;
-        }
-        Some(Box::pin(async move {
-            for ack in &waiting {
-                ack.wait_async().await.map_err(failed)?;
-            }
-            Ok(())
-        }))
+        self.pending.reply_gate()
     }
-}
-
-fn failed(e: Error) -> String {
-    tracing::error!(error = %e, "write not durable; closing the connection without a reply");
-    e.to_string()
 }
 
 impl Connection for Session {

@@ -4,15 +4,18 @@
 //! yet answer InvalidRequestException `<method> is not served by ilion yet`
 //! (`docs/api-later.md#status` lists them).
 
+use super::convert;
 use super::errors::to_thrift;
+use super::reads::count;
 use super::session::table;
+use super::writes::MutationMap;
 use super::Session20;
 use crate::error::{Error, Result};
 use crate::protocol::v20::generated::{
     AuthenticationRequest, CASResult, CassandraSyncHandler, CfDef, CfSplit, Column,
     ColumnOrSuperColumn, ColumnParent, ColumnPath, Compression, ConsistencyLevel, CounterColumn,
     CqlPreparedResult, CqlResult, IndexClause, KeyRange, KeySlice, KsDef, MultiSliceRequest,
-    Mutation, SlicePredicate, TokenRange,
+    SlicePredicate, TokenRange,
 };
 use crate::protocol::v20::methods as m;
 use crate::protocol::Method;
@@ -49,25 +52,11 @@ impl Session20 {
             .and_then(|_| Err(not_served(method)));
         self.reply(method, checked)
     }
-
-    /// A call needing only the session keyspace (a mutation map names its CFs per row).
-    fn keyspace_not_yet<T>(&self, method: &Method) -> thrift::Result<T> {
-        let checked = self
-            .session_keyspace()
-            .and_then(|ks| {
-                self.require_login()?;
-                self.require_access(&ks.name)
-            })
-            .and_then(|_| Err(not_served(method)));
-        self.reply(method, checked)
-    }
 }
 
 fn not_served(method: &Method) -> Error {
     Error::invalid(format!("{} is not served by ilion yet", method.name))
 }
-
-type Mutations = BTreeMap<Vec<u8>, BTreeMap<String, Vec<Mutation>>>;
 
 impl CassandraSyncHandler for Session20 {
     fn handle_login(&self, auth_request: AuthenticationRequest) -> thrift::Result<()> {
@@ -80,91 +69,106 @@ impl CassandraSyncHandler for Session20 {
 
     fn handle_get(
         &self,
-        _key: Vec<u8>,
+        key: Vec<u8>,
         path: ColumnPath,
-        _cl: ConsistencyLevel,
+        cl: ConsistencyLevel,
     ) -> thrift::Result<ColumnOrSuperColumn> {
-        self.data_not_yet(&m::GET, &path.column_family)
+        self.reply(&m::GET, self.get(&key, &path, cl))
     }
 
     fn handle_get_slice(
         &self,
-        _key: Vec<u8>,
+        key: Vec<u8>,
         parent: ColumnParent,
-        _predicate: SlicePredicate,
-        _cl: ConsistencyLevel,
+        predicate: SlicePredicate,
+        cl: ConsistencyLevel,
     ) -> thrift::Result<Vec<ColumnOrSuperColumn>> {
-        self.data_not_yet(&m::GET_SLICE, &parent.column_family)
+        let result = self.get_slice(key, &parent, &predicate, cl);
+        self.reply(&m::GET_SLICE, result)
     }
 
     fn handle_get_count(
         &self,
-        _key: Vec<u8>,
+        key: Vec<u8>,
         parent: ColumnParent,
-        _predicate: SlicePredicate,
-        _cl: ConsistencyLevel,
+        predicate: SlicePredicate,
+        cl: ConsistencyLevel,
     ) -> thrift::Result<i32> {
-        self.data_not_yet(&m::GET_COUNT, &parent.column_family)
+        let result = self.get_count(key, &parent, &predicate, cl);
+        self.reply(&m::GET_COUNT, result)
     }
 
     fn handle_multiget_slice(
         &self,
-        _keys: Vec<Vec<u8>>,
+        keys: Vec<Vec<u8>>,
         parent: ColumnParent,
-        _predicate: SlicePredicate,
-        _cl: ConsistencyLevel,
+        predicate: SlicePredicate,
+        cl: ConsistencyLevel,
     ) -> thrift::Result<BTreeMap<Vec<u8>, Vec<ColumnOrSuperColumn>>> {
-        self.data_not_yet(&m::MULTIGET_SLICE, &parent.column_family)
+        let result = self.slices(&keys, &parent, &predicate, cl).map(|rows| {
+            rows.into_iter()
+                .map(|(key, row)| (key, convert::coscs(row)))
+                .collect()
+        });
+        self.reply(&m::MULTIGET_SLICE, result)
     }
 
     fn handle_multiget_count(
         &self,
-        _keys: Vec<Vec<u8>>,
+        keys: Vec<Vec<u8>>,
         parent: ColumnParent,
-        _predicate: SlicePredicate,
-        _cl: ConsistencyLevel,
+        predicate: SlicePredicate,
+        cl: ConsistencyLevel,
     ) -> thrift::Result<BTreeMap<Vec<u8>, i32>> {
-        self.data_not_yet(&m::MULTIGET_COUNT, &parent.column_family)
+        let result = self.slices(&keys, &parent, &predicate, cl).map(|rows| {
+            rows.into_iter()
+                .map(|(key, row)| (key, count(row.len())))
+                .collect()
+        });
+        self.reply(&m::MULTIGET_COUNT, result)
     }
 
     fn handle_get_range_slices(
         &self,
         parent: ColumnParent,
-        _predicate: SlicePredicate,
-        _range: KeyRange,
-        _cl: ConsistencyLevel,
+        predicate: SlicePredicate,
+        range: KeyRange,
+        cl: ConsistencyLevel,
     ) -> thrift::Result<Vec<KeySlice>> {
-        self.data_not_yet(&m::GET_RANGE_SLICES, &parent.column_family)
+        let result = self.get_range_slices(&parent, &predicate, &range, cl);
+        self.reply(&m::GET_RANGE_SLICES, result)
     }
 
     fn handle_get_paged_slice(
         &self,
         cf: String,
-        _range: KeyRange,
-        _start_column: Vec<u8>,
-        _cl: ConsistencyLevel,
+        range: KeyRange,
+        start_column: Vec<u8>,
+        cl: ConsistencyLevel,
     ) -> thrift::Result<Vec<KeySlice>> {
-        self.data_not_yet(&m::GET_PAGED_SLICE, &cf)
+        let result = self.get_paged_slice(&cf, &range, &start_column, cl);
+        self.reply(&m::GET_PAGED_SLICE, result)
     }
 
     fn handle_get_indexed_slices(
         &self,
         parent: ColumnParent,
-        _clause: IndexClause,
-        _predicate: SlicePredicate,
-        _cl: ConsistencyLevel,
+        clause: IndexClause,
+        predicate: SlicePredicate,
+        cl: ConsistencyLevel,
     ) -> thrift::Result<Vec<KeySlice>> {
-        self.data_not_yet(&m::GET_INDEXED_SLICES, &parent.column_family)
+        let result = self.get_indexed_slices(&parent, &clause, &predicate, cl);
+        self.reply(&m::GET_INDEXED_SLICES, result)
     }
 
     fn handle_insert(
         &self,
-        _key: Vec<u8>,
+        key: Vec<u8>,
         parent: ColumnParent,
-        _column: Column,
-        _cl: ConsistencyLevel,
+        column: Column,
+        cl: ConsistencyLevel,
     ) -> thrift::Result<()> {
-        self.data_not_yet(&m::INSERT, &parent.column_family)
+        self.reply(&m::INSERT, self.insert(key, &parent, column, cl))
     }
 
     fn handle_add(
@@ -174,7 +178,7 @@ impl CassandraSyncHandler for Session20 {
         _column: CounterColumn,
         _cl: ConsistencyLevel,
     ) -> thrift::Result<()> {
-        self.data_not_yet(&m::ADD, &parent.column_family)
+        self.reply(&m::ADD, self.counter_call(&parent.column_family))
     }
 
     fn handle_cas(
@@ -191,12 +195,12 @@ impl CassandraSyncHandler for Session20 {
 
     fn handle_remove(
         &self,
-        _key: Vec<u8>,
+        key: Vec<u8>,
         path: ColumnPath,
-        _timestamp: i64,
-        _cl: ConsistencyLevel,
+        timestamp: i64,
+        cl: ConsistencyLevel,
     ) -> thrift::Result<()> {
-        self.data_not_yet(&m::REMOVE, &path.column_family)
+        self.reply(&m::REMOVE, self.remove(key, &path, timestamp, cl))
     }
 
     fn handle_remove_counter(
@@ -205,31 +209,32 @@ impl CassandraSyncHandler for Session20 {
         path: ColumnPath,
         _cl: ConsistencyLevel,
     ) -> thrift::Result<()> {
-        self.data_not_yet(&m::REMOVE_COUNTER, &path.column_family)
+        let result = self.counter_call(&path.column_family);
+        self.reply(&m::REMOVE_COUNTER, result)
     }
 
-    fn handle_batch_mutate(&self, _map: Mutations, _cl: ConsistencyLevel) -> thrift::Result<()> {
-        self.keyspace_not_yet(&m::BATCH_MUTATE)
+    fn handle_batch_mutate(&self, map: MutationMap, cl: ConsistencyLevel) -> thrift::Result<()> {
+        self.reply(&m::BATCH_MUTATE, self.batch_mutate(map, cl, false))
     }
 
     fn handle_atomic_batch_mutate(
         &self,
-        _map: Mutations,
-        _cl: ConsistencyLevel,
+        map: MutationMap,
+        cl: ConsistencyLevel,
     ) -> thrift::Result<()> {
-        self.keyspace_not_yet(&m::ATOMIC_BATCH_MUTATE)
+        let result = self.batch_mutate(map, cl, true);
+        self.reply(&m::ATOMIC_BATCH_MUTATE, result)
     }
 
     fn handle_truncate(&self, cf: String) -> thrift::Result<()> {
-        self.data_not_yet(&m::TRUNCATE, &cf)
+        self.reply(&m::TRUNCATE, self.truncate(&cf))
     }
 
     fn handle_get_multi_slice(
         &self,
         request: MultiSliceRequest,
     ) -> thrift::Result<Vec<ColumnOrSuperColumn>> {
-        let cf = request.column_parent.map(|p| p.column_family);
-        self.data_not_yet(&m::GET_MULTI_SLICE, cf.as_deref().unwrap_or(""))
+        self.reply(&m::GET_MULTI_SLICE, self.get_multi_slice(&request))
     }
 
     fn handle_describe_schema_versions(&self) -> thrift::Result<BTreeMap<String, Vec<String>>> {

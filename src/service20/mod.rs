@@ -8,11 +8,17 @@
 //! the order of the session checks, `handler` routes the generated handler trait, `describe`
 //! answers the cluster calls and `schema` converts definitions.
 
+mod consistency;
+mod convert;
 mod describe;
 mod errors;
 mod handler;
+mod mutations;
+mod reads;
 mod schema;
 mod session;
+mod validation;
+mod writes;
 
 pub use session::Session20;
 

@@ -1,12 +1,15 @@
 //! One connection of the later API (`docs/api-later.md#sessions`): its keyspace, its user,
 //! and the trace-next flag — and the order in which a call's session checks run, which
 //! decides which error a client sees first: keyspace set → keyspace exists → column family
-//! named → column family exists → logged in → permission.
+//! named → column family exists → logged in → permission. Its writes' acknowledgements wait
+//! here until the reply may leave (`crate::service::PendingAcks`).
 
 use super::Service20;
 use crate::config::{CfDef, KeyspaceDef};
 use crate::error::{Error, Result};
+use crate::partitioner::Partitioner;
 use crate::protocol::{Connection, Mode, ReplyGate, Violation};
+use crate::service::PendingAcks;
 use std::cell::{Cell, RefCell};
 
 /// The text of every call that needs a session keyspace when none is set.
@@ -23,6 +26,8 @@ pub struct Session20 {
     /// per keyspace and login rather than on every call.
     allowed: RefCell<Option<String>>,
     trace_next: Cell<bool>,
+    /// The acknowledgements of this connection's writes, which the next reply waits for.
+    pub(super) pending: PendingAcks,
 }
 
 impl Session20 {
@@ -33,6 +38,7 @@ impl Session20 {
             user: RefCell::new(None),
             allowed: RefCell::new(None),
             trace_next: Cell::new(false),
+            pending: PendingAcks::default(),
         }
     }
 
@@ -121,6 +127,11 @@ impl Session20 {
         Ok(())
     }
 
+    /// The partitioner that orders rows and checks keys.
+    pub(super) fn partitioner(&self) -> Partitioner {
+        self.service.db.partitioner()
+    }
+
     /// `trace_next_query` sets the flag; whatever call comes next clears it (no trace is
     /// kept, spec G10).
     pub(super) fn set_trace_next(&self, on: bool) {
@@ -145,7 +156,6 @@ impl Connection for Session20 {
     }
 
     fn take_reply_gate(&mut self) -> Option<ReplyGate> {
-        // No later-API call writes yet, so no reply waits for durability.
-        None
+        self.pending.reply_gate()
     }
 }
