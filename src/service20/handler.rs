@@ -7,7 +7,6 @@
 use super::convert;
 use super::errors::to_thrift;
 use super::reads::count;
-use super::session::table;
 use super::writes::MutationMap;
 use super::Session20;
 use crate::error::{Error, Result};
@@ -41,15 +40,6 @@ impl Session20 {
     /// missing login or permission exactly as it will once the call is served.
     fn data_not_yet<T>(&self, method: &Method, cf: &str) -> thrift::Result<T> {
         let checked = self.column_family(cf).and_then(|_| Err(not_served(method)));
-        self.reply(method, checked)
-    }
-
-    /// describe_splits(_ex): a session keyspace and a CF in it, but no login (spec §2.3).
-    fn splits_not_yet<T>(&self, method: &Method, cf: &str) -> thrift::Result<T> {
-        let checked = self
-            .session_keyspace()
-            .and_then(|ks| table(ks, cf))
-            .and_then(|_| Err(not_served(method)));
         self.reply(method, checked)
     }
 }
@@ -284,11 +274,12 @@ impl CassandraSyncHandler for Session20 {
     fn handle_describe_splits(
         &self,
         cf: String,
-        _start: String,
-        _end: String,
-        _keys_per_split: i32,
+        start: String,
+        end: String,
+        keys_per_split: i32,
     ) -> thrift::Result<Vec<String>> {
-        self.splits_not_yet(&m::DESCRIBE_SPLITS, &cf)
+        let result = self.describe_splits(&cf, &start, &end, keys_per_split);
+        self.reply(&m::DESCRIBE_SPLITS, result)
     }
 
     fn handle_trace_next_query(&self) -> thrift::Result<Vec<u8>> {
@@ -300,11 +291,12 @@ impl CassandraSyncHandler for Session20 {
     fn handle_describe_splits_ex(
         &self,
         cf: String,
-        _start: String,
-        _end: String,
-        _keys_per_split: i32,
+        start: String,
+        end: String,
+        keys_per_split: i32,
     ) -> thrift::Result<Vec<CfSplit>> {
-        self.splits_not_yet(&m::DESCRIBE_SPLITS_EX, &cf)
+        let result = self.describe_splits_ex(&cf, &start, &end, keys_per_split);
+        self.reply(&m::DESCRIBE_SPLITS_EX, result)
     }
 
     fn handle_system_add_column_family(&self, _cf_def: CfDef) -> thrift::Result<String> {

@@ -17,6 +17,7 @@ mod mutations;
 mod reads;
 mod schema;
 mod session;
+mod splits;
 mod validation;
 mod writes;
 

@@ -378,3 +378,24 @@ def test_key_range_checks(ks):
         start_key=b"", end_key=b"", count=5,
         row_filter=[ttypes.IndexExpression(b"c", ttypes.IndexOperator.EQ, b"v")]), ONE)) == (
         "super columns are not supported for indexing")
+
+
+def test_splits_count_the_rows_of_the_table(ks):
+    for i in range(10):
+        ks.insert(b"split%d" % i, parent("StdLexical"), col(b"\x00" * 16), ONE)
+    splits = ks.describe_splits_ex("StdLexical", "0", "0", 3)
+    assert len(splits) == 3
+    assert sum(s.row_count for s in splits) == 10
+    assert splits[0].start_token == "0" and splits[-1].end_token == "0"
+    assert [s.start_token for s in splits[1:]] == [s.end_token for s in splits[:-1]]
+    bounds = ks.describe_splits("StdLexical", "0", "0", 3)
+    assert bounds == ["0"] + [s.end_token for s in splits]
+    # Cut points are row tokens, in ring order from the start.
+    cuts = [int(t) for t in bounds[1:-1]]
+    assert cuts == sorted(cuts)
+    assert ks.describe_splits_ex("StdLexical", "0", "0", 100)[0].row_count == 10
+    assert why(lambda: ks.describe_splits_ex("StdLexical", "0", "0", 0)) == (
+        "keys_per_split must be positive")
+    assert why(lambda: ks.describe_splits_ex("Nope", "0", "0", 1)) == "unconfigured table Nope"
+    assert why(lambda: ks.describe_splits("StdLexical", "x", "0", 1)) == (
+        "Invalid token 'x': RandomPartitioner tokens are decimal integers")
