@@ -311,6 +311,33 @@ pub struct KeyRange {
     pub keys: KeyFilter,
 }
 
+/// How a row filter compares a column's value with the filter's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Comparison {
+    /// Equal.
+    Eq,
+    /// Greater than or equal.
+    Gte,
+    /// Greater.
+    Gt,
+    /// Less than or equal.
+    Lte,
+    /// Less.
+    Lt,
+}
+
+/// One condition of a row filter: the row has a live column `name` whose value compares
+/// with `value` as `op` says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowCondition {
+    /// The column's name.
+    pub name: Vec<u8>,
+    /// The comparison.
+    pub op: Comparison,
+    /// The value compared with.
+    pub value: Vec<u8>,
+}
+
 /// One row of a range read: its key and the selected columns (possibly none: a "range ghost").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeySlice {

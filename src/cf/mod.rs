@@ -10,6 +10,7 @@
 //! storage batch.
 
 mod admin;
+mod filter;
 mod gc;
 mod locks;
 mod range;

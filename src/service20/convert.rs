@@ -5,10 +5,13 @@
 
 use super::validation::CheckedBounds;
 use crate::error::{Error, Result};
-use crate::model::{self, ColumnOrSuper, KeyFilter, Predicate, RowBounds};
+use crate::model::{
+    self, ColumnOrSuper, Comparison, KeyFilter, Predicate, RowBounds, RowCondition,
+};
 use crate::partitioner::Partitioner;
 use crate::protocol::v20::generated::{
-    Column, ColumnOrSuperColumn, KeySlice, SlicePredicate, SuperColumn,
+    Column, ColumnOrSuperColumn, IndexExpression, IndexOperator, KeySlice, SlicePredicate,
+    SuperColumn,
 };
 
 /// A column parent for `cf`.
@@ -52,6 +55,33 @@ pub(super) fn bounds(partitioner: Partitioner, checked: CheckedBounds<'_>) -> Re
             end: partitioner.parse_token(end)?,
         },
     })
+}
+
+/// A checked row filter as conditions.
+pub(super) fn row_filter(expressions: &[IndexExpression]) -> Result<Vec<RowCondition>> {
+    expressions
+        .iter()
+        .map(|e| {
+            let op = match e.op {
+                IndexOperator::EQ => Comparison::Eq,
+                IndexOperator::GTE => Comparison::Gte,
+                IndexOperator::GT => Comparison::Gt,
+                IndexOperator::LTE => Comparison::Lte,
+                IndexOperator::LT => Comparison::Lt,
+                other => {
+                    return Err(Error::invalid(format!(
+                        "Unknown index operator {}",
+                        other.0
+                    )))
+                }
+            };
+            Ok(RowCondition {
+                name: e.column_name.clone(),
+                op,
+                value: e.value.clone(),
+            })
+        })
+        .collect()
 }
 
 /// A key range over every row (later clients address binary keys).

@@ -108,16 +108,20 @@ impl Session20 {
         let checked = validate_key_range(partitioner, cf, sc, range)?;
         check_read_level(cl)?;
         let bounds = convert::bounds(partitioner, checked)?;
-        if range.row_filter.as_ref().is_some_and(|f| !f.is_empty()) {
-            return invalid("row_filter is not served by ilion yet");
-        }
+        let conditions = convert::row_filter(range.row_filter.as_deref().unwrap_or_default())?;
         check_read_available(ks, cl, 1)?;
-        let rows = self.service.db.get_range_slices(
-            &ks.name,
-            &convert::parent(&cf.name, sc),
-            &convert::predicate(predicate)?,
-            &convert::key_range(bounds, range.count)?,
-        )?;
+        let db = &self.service.db;
+        let (parent, predicate) = (
+            convert::parent(&cf.name, sc),
+            convert::predicate(predicate)?,
+        );
+        let range = convert::key_range(bounds, range.count)?;
+        let rows = match conditions.is_empty() {
+            true => db.get_range_slices(&ks.name, &parent, &predicate, &range)?,
+            false => {
+                db.get_filtered_range_slices(&ks.name, &parent, &predicate, &range, &conditions)?
+            }
+        };
         Ok(rows.into_iter().map(convert::key_slice).collect())
     }
 

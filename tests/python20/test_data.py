@@ -399,3 +399,25 @@ def test_splits_count_the_rows_of_the_table(ks):
     assert why(lambda: ks.describe_splits_ex("Nope", "0", "0", 1)) == "unconfigured table Nope"
     assert why(lambda: ks.describe_splits("StdLexical", "x", "0", 1)) == (
         "Invalid token 'x': RandomPartitioner tokens are decimal integers")
+
+
+def test_row_filters_select_rows_by_their_values(ks):
+    for i, state in enumerate([b"CA", b"NY", b"CA", b"TX", b"CA"]):
+        ks.batch_mutate({b"rf%d" % i: {"Standard1": [
+            put(None, col(b"rf_state", state)), put(None, col(b"rf_n", bytes([i])))]}}, ONE)
+    ks.remove(b"rf4", path("Standard1", column=b"rf_state"), 2, ONE)
+    op = ttypes.IndexOperator
+
+    def scan(*exprs, count=100):
+        rng = ttypes.KeyRange(start_key=b"", end_key=b"", count=count, row_filter=[
+            ttypes.IndexExpression(name, o, value) for name, o, value in exprs])
+        return ks.get_range_slices(parent("Standard1"), names(b"rf_n"), rng, ONE)
+
+    rows = scan((b"rf_state", op.EQ, b"CA"))
+    assert sorted(r.key for r in rows) == [b"rf0", b"rf2"], "rf4's state was removed"
+    assert all(row_names(r.columns) == [b"rf_n"] for r in rows), "the predicate selects"
+    assert sorted(r.key for r in scan((b"rf_state", op.GT, b"CA"))) == [b"rf1", b"rf3"]
+    both = scan((b"rf_state", op.GTE, b"CA"), (b"rf_n", op.LT, b"\x02"))
+    assert sorted(r.key for r in both) == [b"rf0", b"rf1"]
+    assert len(scan((b"rf_state", op.LTE, b"NY"), count=1)) == 1
+    assert scan((b"rf_nope", op.EQ, b"")) == []
