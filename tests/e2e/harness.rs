@@ -117,6 +117,11 @@ impl Server {
         self.node.addr()
     }
 
+    /// The later API's address.
+    pub fn later_addr(&self) -> SocketAddr {
+        self.node.later_addr().expect("the later listener is on")
+    }
+
     /// The directory holding storage-conf.xml and the properties files.
     pub fn dir(&self) -> &Path {
         self.dir.path()

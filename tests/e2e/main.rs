@@ -24,6 +24,7 @@ mod auth;
 mod auth_logins;
 mod connections;
 mod consistency;
+mod cross_api;
 mod describe;
 mod describe_ring;
 mod order;

@@ -41,6 +41,17 @@ impl InProcessNode {
         self.addr
     }
 
+    /// The later API's address (IDL 20.1.0), when its listener is enabled.
+    pub fn later_addr(&self) -> Option<SocketAddr> {
+        let node = self.node.as_ref().expect("the node runs");
+        node.thrift20_addr().map(|mut addr| {
+            if addr.ip().is_unspecified() {
+                addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+            }
+            addr
+        })
+    }
+
     /// The node's column families.
     pub fn db(&self) -> &std::sync::Arc<ilion::cf::Db> {
         self.node.as_ref().expect("the node runs").db()
