@@ -1,6 +1,7 @@
 //! Column-family semantics (`docs/api.md#data-model`, `#reads`) over `storage`: applying row
 //! mutations with the reconcile rules, names and range slices, counts, super columns, range
-//! scans over rows, and tombstone purge after GCGraceSeconds.
+//! scans over rows, paging across rows and columns, and tombstone purge after
+//! GCGraceSeconds.
 //!
 //! Tombstones are applied at write time. A row or super-column delete physically removes
 //! what it hides and stays as a marker; an insert the markers (or a newer column version)
@@ -12,6 +13,7 @@
 mod admin;
 mod gc;
 mod locks;
+mod paged;
 mod range;
 mod read;
 mod stats;

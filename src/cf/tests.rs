@@ -10,6 +10,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 const KS: &str = "Keyspace1";
 
+mod paged;
+
 fn cf(name: &str, comparator: Comparator, sub: Option<Comparator>) -> CfDef {
     CfDef {
         name: name.into(),

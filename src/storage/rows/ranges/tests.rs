@@ -166,7 +166,10 @@ fn key_bounds_split_opp_hex_twins() {
         start: vec![0xFF, 0x00],
         end: b"ff00".to_vec(),
     };
-    assert!(found(&store, p, &span).is_empty(), "the UTF-8 twin sorts first");
+    assert!(
+        found(&store, p, &span).is_empty(),
+        "the UTF-8 twin sorts first"
+    );
     let span = RowBounds::KeySpan {
         start: b"ff00".to_vec(),
         end: b"ff00".to_vec(),
@@ -192,7 +195,11 @@ fn key_bounds_split_copp_rows_with_one_collation_key() {
         start: b"a".to_vec(),
         end: b"a".to_vec(),
     };
-    assert_eq!(found(&store, p, &span), [b"a".to_vec()], "by key, not token");
+    assert_eq!(
+        found(&store, p, &span),
+        [b"a".to_vec()],
+        "by key, not token"
+    );
     let by_token = RowBounds::Keys {
         start: b"a".to_vec(),
         end: b"a".to_vec(),
