@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 const KS: &str = "Keyspace1";
 
 mod paged;
+mod truncate;
 
 fn cf(name: &str, comparator: Comparator, sub: Option<Comparator>) -> CfDef {
     CfDef {

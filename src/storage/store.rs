@@ -104,6 +104,47 @@ impl Store {
         live.durability.commit(live.rows.plan(batch, None)?)
     }
 
+    /// Removes every physical entry from `lower` up to `upper` — whole rows, chunks and all,
+    /// never read back or planned — and hands out the acknowledgement of the removal. The
+    /// caller keeps writers of these rows out. On an engine of one process it is one atomic
+    /// batch: after a crash all of it or none of it is gone. On a shared engine, which
+    /// cannot apply a batch across rows atomically, it is one batch per row, each under the
+    /// row's lease (so no other front end writes the row meanwhile): a crash part-way leaves
+    /// some rows whole and the others gone, never part of a row, and the same call again
+    /// finishes the job.
+    pub(super) fn remove_rows(&self, lower: Vec<u8>, upper: Bound<Vec<u8>>) -> Result<Ack> {
+        let live = self.slot.current()?;
+        let engine = live.engine.as_ref();
+        if !engine.shared() {
+            let mut batch = Batch::default();
+            for item in engine.scan(Bound::Included(lower), upper, false) {
+                batch.delete(item?.0);
+            }
+            return live.durability.commit(batch);
+        }
+        let mut ack = Ack::done();
+        let mut from = Bound::Included(lower);
+        while let Some((key, _)) = engine.scan(from, upper.clone(), false).next().transpose()? {
+            let prefix = match live.rows.row_prefix_len(&key) {
+                Some(len) => key[..len].to_vec(),
+                None => return Err(Error::Corrupt("undecodable row key in a removal".into())),
+            };
+            let row_end = super::keys::prefix_upper(&prefix);
+            let _lease = lease_rows(engine, std::iter::once(prefix.as_slice()))?;
+            // Read under the lease: the row's chunks as they are now.
+            let mut batch = Batch::default();
+            for item in engine.scan(Bound::Included(prefix), row_end.clone(), false) {
+                batch.delete(item?.0);
+            }
+            ack = live.durability.commit(batch)?;
+            from = match row_end {
+                Bound::Excluded(end) => Bound::Included(end),
+                _ => break,
+            };
+        }
+        Ok(ack)
+    }
+
     /// Takes the leases of the rows of `keys`, in key order, from an engine that several
     /// processes share (see [`Engine::lock_row`]); nothing for an engine of one process.
     pub(super) fn lease_rows<'k>(

@@ -290,6 +290,14 @@ impl Store {
             })
     }
 
+    /// Removes everything a column family stores — rows, columns, markers, tombstones — but
+    /// nothing of other column families or of the catalog (`docs/storage.md#truncate`). The
+    /// caller keeps the column family's writers out; the [`Ack`] says when the removal is
+    /// durable.
+    pub fn truncate(&self, layout: &CfLayout) -> Result<Ack> {
+        self.remove_rows(layout.cf_prefix(), layout.cf_end())
+    }
+
     /// Deletes those of `entries` that are still stored as they were read (a concurrent
     /// write may have replaced some); returns how many were deleted and their
     /// [`StoredEntry::stored_bytes`]. The caller holds the rows' locks.
