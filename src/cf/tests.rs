@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 const KS: &str = "Keyspace1";
 
+mod atomic;
 mod paged;
 mod truncate;
 

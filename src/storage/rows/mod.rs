@@ -327,6 +327,20 @@ pub enum MarkerAt<'a> {
     Super(&'a [u8]),
 }
 
+impl Store {
+    /// A session for the row mutations of one atomic batch, written together by one
+    /// [`RowSession::write`]: the caller holds every row's lock, and the leases of the rows
+    /// (any column family of each; a lease covers the row in all) are taken now, in row
+    /// order.
+    pub fn batch_session(&self, rows: &[(&CfLayout, &EncodedRow)]) -> Result<RowSession<'_>> {
+        let keys = rows
+            .iter()
+            .map(|(layout, row)| layout.row_prefix(row.bytes()))
+            .collect();
+        self.leased_session(keys)
+    }
+}
+
 impl RowSession<'_> {
     /// True when the row has nothing stored in `layout`'s column family — no column, no
     /// marker, no tombstone — so a write to it needs no lookups (one point read, shared
@@ -377,7 +391,8 @@ impl RowSession<'_> {
         entries_under(layout, self.scan(Bound::Included(prefix), upper, false))
     }
 
-    /// Applies the mutation's writes atomically (see [`Store::row_session`]).
+    /// Applies the mutation's writes — of one row, or of every row of a
+    /// [`Store::batch_session`] — atomically (see [`Store::row_session`]).
     pub fn write(self, writes: RowWrites) -> Result<Ack> {
         self.write_batch(writes.batch)
     }
@@ -400,7 +415,8 @@ impl StoredSize {
     }
 }
 
-/// The writes of one row mutation, applied together by [`RowSession::write`].
+/// The writes of one row mutation (or of every row of an atomic batch), applied together
+/// by [`RowSession::write`].
 #[derive(Debug, Default)]
 pub struct RowWrites {
     batch: Batch,

@@ -326,3 +326,53 @@ fn truncate_on_a_shared_engine_goes_row_by_row_under_leases() {
         .collect();
     assert_eq!(rows, expected);
 }
+
+#[test]
+fn a_batch_session_leases_its_rows_in_row_order_and_writes_once() {
+    let (engine, store) = truncate_fixture(true);
+    engine.leased.lock().unwrap().clear();
+    let rows: Vec<EncodedRow> = ["c", "new", "a"]
+        .iter()
+        .map(|k| EncodedRow::new(P, k.as_bytes()))
+        .collect();
+    let pairs: Vec<(&CfLayout, &EncodedRow)> = vec![
+        (&SUPER, &rows[0]),
+        (&STANDARD, &rows[1]),
+        (&STANDARD, &rows[2]),
+    ];
+    let session = store.batch_session(&pairs).unwrap();
+    let leased: Vec<Vec<u8>> = engine.leased.lock().unwrap().drain(..).collect();
+    let mut expected: Vec<Vec<u8>> = rows.iter().map(|r| r.0.clone()).collect();
+    expected.sort();
+    let leased_rows: Vec<Vec<u8>> = leased.iter().map(|k| k[4..].to_vec()).collect();
+    assert_eq!(
+        leased_rows, expected,
+        "every row, in row order, before any read"
+    );
+    let mut writes = RowWrites::default();
+    for (layout, row) in &pairs {
+        assert!(session
+            .get_cell(layout, row, None, b"zz")
+            .unwrap()
+            .is_none());
+        let sc: Option<&[u8]> = layout.subcomparator.map(|_| &b"s"[..]);
+        let name: &[u8] = if sc.is_some() { &[9; 8] } else { b"zz" };
+        writes.put_cell(layout, row, sc, name, &live(b"w", 2));
+    }
+    session.write(writes).unwrap();
+    assert!(
+        engine.leased.lock().unwrap().is_empty(),
+        "no lease taken later"
+    );
+    let batches = engine.batches.lock().unwrap();
+    assert_eq!(batches.len(), 1, "one engine batch for all rows");
+    drop(batches);
+    for (layout, row) in &pairs {
+        let sc: Option<&[u8]> = layout.subcomparator.map(|_| &b"s"[..]);
+        let name: &[u8] = if sc.is_some() { &[9; 8] } else { b"zz" };
+        assert_eq!(
+            store.get_cell(layout, row, sc, name).unwrap(),
+            Some(live(b"w", 2))
+        );
+    }
+}
