@@ -8,6 +8,9 @@
 //! during a scan may be counted twice, and a mutation that deletes a row and also writes
 //! tombstones over its newer columns may leave the row counted as live.
 //!
+//! A truncate empties its column family while no write runs, so its estimates restart from
+//! zero (a statistics scan running across the truncate may still set them from what it saw).
+//!
 //! The same counters let the tombstone purge skip a column family that holds no tombstone:
 //! a purge that leaves none behind remembers how many tombstones had been written then, and
 //! the next one scans only if more were written since.

@@ -3,6 +3,8 @@
 //! [`Marker`]s, slices as decoded names in comparator order between [`NameRange`] bounds.
 //! Every key and value byte is built and read here (through the private `keys`, `values`
 //! and `encoding`), none in `cf`. Rows in ring order for range reads live in `ranges`.
+//! Writes go through a [`RowSession`]: one per row mutation, or one per atomic batch of
+//! several rows ([`Store::batch_session`]); [`Store::truncate`] empties a column family.
 
 mod ranges;
 
