@@ -1,6 +1,6 @@
 //! Model-based randomised test of `cf`: random sequences of row mutations (inserts, column,
 //! super-column and row deletes mixed in one batch) and reads (slices, counts, gets, range
-//! slices) on Standard and Super CFs, compared against the naive model in `model.rs`, on the
+//! slices under 0.6 and later-API row bounds, paged slices) on Standard and Super CFs, compared against the naive model in `model.rs`, on the
 //! sled and fjall engines, the in-memory twin and (with `ILION_TEST_REDIS`) a Redis Cluster,
 //! under each partitioner. Shrunk failures are pinned in `regressions.rs`.
 
@@ -391,11 +391,80 @@ pub fn check(
                         keys,
                         row_bounds
                     );
+                    // The same rows paged by columns, from the predicate's start column.
+                    let start_column = match predicate {
+                        Predicate::Range(r) if !r.reversed => r.start.clone(),
+                        _ => Vec::new(),
+                    };
+                    let paged = KeyRange {
+                        count: *count * 2,
+                        ..range
+                    };
+                    let got = db.get_paged_slice(KS, name, &paged, &start_column).unwrap();
+                    let want = model_paged(&model, partitioner, CFS[*cf], &paged, &start_column);
+                    prop_assert_eq!(
+                        &got,
+                        &want,
+                        "step {}: paged {:?} {:?} {:?}",
+                        step,
+                        op,
+                        keys,
+                        row_bounds
+                    );
                 }
             }
         }
     }
     Ok(())
+}
+
+/// `get_paged_slice` on the model (`docs/api-later.md#paged-slice`): rows of `range`, the
+/// start row from `start_column`, `range.count` columns (subcolumns) in all.
+fn model_paged(
+    model: &Model,
+    p: Partitioner,
+    (name, cmp, sub): (&str, Comparator, Option<Comparator>),
+    range: &KeyRange,
+    start_column: &[u8],
+) -> Vec<KeySlice> {
+    let mut left = range.count;
+    let mut out = Vec::new();
+    for key in model_range(model, p, name, &range.bounds) {
+        if left == 0 {
+            break;
+        }
+        if !range.keys.admits(&key) {
+            continue;
+        }
+        let from = match range.bounds.start_key() == Some(key.as_slice()) {
+            true => start_column.to_vec(),
+            false => Vec::new(),
+        };
+        let all = Predicate::Range(SliceRange {
+            start: from,
+            ..SliceRange::all()
+        });
+        let row = &model.rows[&(name.to_string(), key.clone())];
+        let mut columns = Vec::new();
+        for item in row.slice(cmp, sub, None, &all) {
+            if left == 0 {
+                break;
+            }
+            match item {
+                ColumnOrSuper::Column(c) => {
+                    columns.push(ColumnOrSuper::Column(c));
+                    left -= 1;
+                }
+                ColumnOrSuper::Super(mut sc) => {
+                    sc.columns.truncate(left);
+                    left -= sc.columns.len();
+                    columns.push(ColumnOrSuper::Super(sc));
+                }
+            }
+        }
+        out.push(KeySlice { key, columns });
+    }
+    out
 }
 
 /// The order of rows: by token, then key bytes, except that under OPP a UTF-8 key comes
