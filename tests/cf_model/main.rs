@@ -1,5 +1,6 @@
 //! Model-based randomised test of `cf`: random sequences of row mutations (inserts, column,
-//! super-column and row deletes mixed in one batch) and reads (slices, counts, gets, range
+//! super-column and row deletes mixed in one batch; single rows and atomic batches of
+//! several), truncates, and reads (slices, counts, gets, range
 //! slices under 0.6 and later-API row bounds, paged slices) on Standard and Super CFs, compared against the naive model in `model.rs`, on the
 //! sled and fjall engines, the in-memory twin and (with `ILION_TEST_REDIS`) a Redis Cluster,
 //! under each partitioner. Shrunk failures are pinned in `regressions.rs`.
@@ -111,6 +112,16 @@ pub enum Op {
         /// What to read.
         predicate: Predicate,
     },
+    /// Apply several row mutations as one atomic batch.
+    Atomic {
+        /// (row, (column family, change) pairs) per mutation, in order.
+        rows: Vec<(usize, Vec<(usize, Change)>)>,
+    },
+    /// Truncate one column family.
+    Truncate {
+        /// The column family.
+        cf: usize,
+    },
     /// A range read.
     Range {
         /// The column family.
@@ -177,6 +188,12 @@ fn op() -> impl Strategy<Value = Op> {
             let level = if sc.is_some() { sub.unwrap_or(cmp) } else { cmp };
             predicate(level).prop_map(move |predicate| Op::Slice { key, cf, sc, predicate })
         }),
+        2 => prop::collection::vec(
+            (0..KEYS.len(), prop::collection::vec(cf.clone().prop_flat_map(|cf| (Just(cf), change(cf))), 1..3)),
+            0..4,
+        )
+        .prop_map(|rows| Op::Atomic { rows }),
+        1 => cf.clone().prop_map(|cf| Op::Truncate { cf }),
         1 => (cf, 0..=KEYS.len(), 0..=KEYS.len(), any::<bool>(), 1usize..6).prop_flat_map(|(cf, s, e, tokens, count)| {
             let (_, cmp, _) = CFS[cf];
             predicate(cmp).prop_map(move |predicate| Op::Range { cf, bounds: (s, e, tokens), count, predicate })
@@ -285,6 +302,39 @@ pub fn check(
                 }
                 db.apply(m).unwrap();
                 model.apply(KEYS[*key], &changes);
+            }
+            Op::Atomic { rows } => {
+                let mut batch = Vec::new();
+                let mut applied = Vec::new();
+                for (key, changes) in rows {
+                    let changes: Vec<(String, Change)> = changes
+                        .iter()
+                        .map(|(cf, c)| (CFS[*cf].0.to_string(), c.clone()))
+                        .collect();
+                    let mut m = RowMutation::new(KS, KEYS[*key]);
+                    for (cf, change) in &changes {
+                        m.push(cf, change.clone());
+                    }
+                    batch.push(m);
+                    applied.push((KEYS[*key], changes));
+                }
+                if applied
+                    .iter()
+                    .any(|(key, _)| partitioner.check_key(key).is_err())
+                {
+                    // One refused row refuses the whole batch.
+                    prop_assert!(db.apply_atomic(batch).is_err(), "step {}", step);
+                    continue;
+                }
+                db.apply_atomic(batch).unwrap();
+                for (key, changes) in applied {
+                    model.apply(key, &changes);
+                }
+            }
+            Op::Truncate { cf } => {
+                let name = CFS[*cf].0;
+                db.truncate(KS, name).unwrap();
+                model.rows.retain(|(c, _), _| c != name);
             }
             Op::Slice {
                 key,
