@@ -261,7 +261,9 @@ pub struct ColumnParent {
     pub super_column: Option<Vec<u8>>,
 }
 
-/// Which rows a range read walks (`docs/api.md#key-ranges`).
+/// Which rows a range read walks (`docs/api.md#key-ranges`, `docs/api-later.md#key-ranges`).
+/// Rows are ordered by (token, key bytes) as `docs/api.md#key-order` says; `Keys` bounds by
+/// token alone (0.6), `KeySpan` and `KeyToToken` by row (the later API).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowBounds {
     /// `[token(start_key), token(end_key)]`, both inclusive; an empty end means "to the end".
@@ -278,6 +280,37 @@ pub enum RowBounds {
         /// Inclusive end.
         end: Token,
     },
+    /// The later API's key + key range: the rows from row `start` to row `end`, both
+    /// inclusive, in row order — a row whose token ties with `start`'s (or `end`'s) is
+    /// inside only when its key falls between them too. Never wraps (the service refuses
+    /// start after end).
+    KeySpan {
+        /// The first row; empty for the start of the ring.
+        start: Vec<u8>,
+        /// The last row; empty for the end of the ring.
+        end: Vec<u8>,
+    },
+    /// The later API's key + token range: from row `start` inclusive to the last row whose
+    /// token is ≤ `end`. Never wraps.
+    KeyToToken {
+        /// The first row; empty for the start of the ring.
+        start: Vec<u8>,
+        /// The last token; the partitioner's minimum for the end of the ring.
+        end: Token,
+    },
+}
+
+impl RowBounds {
+    /// The key of the row the bounds start at, when they start at a key (not for token
+    /// ranges, nor for an empty start key).
+    pub fn start_key(&self) -> Option<&[u8]> {
+        match self {
+            RowBounds::Keys { start, .. }
+            | RowBounds::KeySpan { start, .. }
+            | RowBounds::KeyToToken { start, .. } => (!start.is_empty()).then_some(start),
+            RowBounds::Tokens { .. } => None,
+        }
+    }
 }
 
 /// Which rows a range read may return, by key (`docs/compatibility.md#binary-keys`).

@@ -1,6 +1,7 @@
 //! Column-family semantics (`docs/api.md#data-model`, `#reads`) over `storage`: applying row
 //! mutations with the reconcile rules, names and range slices, counts, super columns, range
-//! scans over rows, and tombstone purge after GCGraceSeconds.
+//! scans over rows, paging across rows and columns, truncating a column family, and
+//! tombstone purge after GCGraceSeconds.
 //!
 //! Tombstones are applied at write time. A row or super-column delete physically removes
 //! what it hides and stays as a marker; an insert the markers (or a newer column version)
@@ -13,9 +14,11 @@ mod admin;
 mod filter;
 mod gc;
 mod locks;
+mod paged;
 mod range;
 mod read;
 mod stats;
+mod truncate;
 mod write;
 
 use crate::config::{CfDef, Schema};

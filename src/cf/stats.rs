@@ -8,6 +8,9 @@
 //! during a scan may be counted twice, and a mutation that deletes a row and also writes
 //! tombstones over its newer columns may leave the row counted as live.
 //!
+//! A truncate empties its column family while no write runs, so its estimates restart from
+//! zero (a statistics scan running across the truncate may still set them from what it saw).
+//!
 //! The same counters let the tombstone purge skip a column family that holds no tombstone:
 //! a purge that leaves none behind remembers how many tombstones had been written then, and
 //! the next one scans only if more were written since.
@@ -124,6 +127,18 @@ impl Counters {
         c.based.store(true, Ordering::Release);
     }
 
+    /// The CF was truncated while no write ran: its estimates start again from empty, as
+    /// if a scan had found nothing, and it holds no tombstone for the purge to look for.
+    pub fn truncated(&self, id: u32) {
+        let Some(c) = self.cf(id) else { return };
+        for (base, sum) in c.base.iter().zip(c.sums()) {
+            base.store(-sum, Ordering::Relaxed);
+        }
+        c.based.store(true, Ordering::Release);
+        let written = c.tombstones_written.load(Ordering::Acquire);
+        c.clean_at.store(written + 1, Ordering::Release);
+    }
+
     /// The estimate for a CF (into `into`), or false when no scan has set its base yet.
     pub fn estimate(&self, id: u32, into: &mut CfScan) -> bool {
         let Some(c) = self.cf(id) else { return false };
@@ -203,6 +218,33 @@ mod tests {
         assert!(counters.estimate(3, &mut out));
         assert_eq!((out.tombstones, out.bytes), (0, 180));
         assert!(!counters.estimate(2, &mut out), "other CFs have no base");
+    }
+
+    #[test]
+    fn a_truncated_cf_counts_from_empty() {
+        let counters = Counters::new(1..=2);
+        let busy = Tally {
+            live_rows: 2,
+            live_columns: 7,
+            tombstones: 3,
+            bytes: 300,
+            tombstones_written: 3,
+        };
+        counters.add(1, &busy);
+        counters.add(2, &busy);
+        counters.truncated(1);
+        let mut out = CfScan::default();
+        assert!(counters.estimate(1, &mut out), "truncate sets a base");
+        assert_eq!(
+            (out.live_rows, out.live_columns, out.tombstones, out.bytes),
+            (0, 0, 0, 0)
+        );
+        assert!(counters.known_clean(1));
+        counters.add(1, &busy);
+        assert!(counters.estimate(1, &mut out));
+        assert_eq!((out.live_columns, out.tombstones), (7, 3));
+        assert!(!counters.known_clean(1), "tombstones written since");
+        assert!(!counters.estimate(2, &mut out), "other CFs untouched");
     }
 
     #[test]

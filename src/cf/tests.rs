@@ -10,6 +10,10 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 const KS: &str = "Keyspace1";
 
+mod atomic;
+mod paged;
+mod truncate;
+
 fn cf(name: &str, comparator: Comparator, sub: Option<Comparator>) -> CfDef {
     CfDef {
         name: name.into(),

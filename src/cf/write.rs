@@ -1,7 +1,9 @@
 //! Applying a row mutation (`docs/api.md#reconcile` to `#mutations-to-changes`). The changes
-//! for each column family are first reconciled among themselves (so an insert and a delete at
-//! the same timestamp in one batch leave the column deleted), then planned against what is
-//! stored, under the row's lock, into one atomic batch for the whole row.
+//! for each column family are first checked and reconciled among themselves (so an insert and
+//! a delete at the same timestamp in one batch leave the column deleted), then planned against
+//! what is stored, under the row's lock, into one atomic batch for the whole row. An atomic
+//! batch of several rows (`docs/api-later.md#atomic-batch`) shares both steps: every row is
+//! checked first, then all are planned under all their locks into one batch.
 //!
 //! `service` has validated every request before it gets here. The key and name rules are
 //! checked again with the same shared helpers of `model` (so the messages exist once), and a
@@ -14,7 +16,8 @@ use crate::comparator::Comparator;
 use crate::error::{Error, Result};
 use crate::model::{check_key_present, check_name_length, Cell, Change, NameLevel, RowMutation};
 use crate::storage::{
-    stored_value_len, Ack, EncodedRow, Marker, MarkerAt, RowSession, RowWrites, StoredValue,
+    stored_value_len, Ack, CfLayout, EncodedRow, Marker, MarkerAt, RowSession, RowWrites,
+    StoredValue,
 };
 use std::collections::{BTreeMap, HashMap};
 
@@ -58,29 +61,119 @@ fn check_name(comparator: Comparator, name: &[u8], level: NameLevel) -> Result<(
     comparator.validate(name).map_err(Error::InvalidRequest)
 }
 
+/// A row mutation checked and reconciled among itself: what is planned against the stored
+/// row once its lock is held.
+struct Prepared<'a> {
+    keyspace: String,
+    key: Vec<u8>,
+    row: EncodedRow,
+    /// The reconciled changes of each column family, each CF once.
+    deltas: Vec<(CfRef<'a>, Delta)>,
+    /// Columns inserted per group of the mutation, in its order, for the metrics.
+    inserted: Vec<(String, usize)>,
+}
+
+/// What an applied mutation adds to the statistics and metrics once it is written.
+struct Applied {
+    keyspace: String,
+    tallies: Vec<(u32, Tally)>,
+    inserted: Vec<(String, usize)>,
+}
+
 impl Db {
     /// Applies one row mutation atomically. Wait on the returned [`Ack`] before telling the
     /// client the write succeeded. The mutation is taken by value: its names and values move
     /// into the planned writes instead of being copied.
-    pub fn apply(&self, mut mutation: RowMutation) -> Result<Ack> {
+    pub fn apply(&self, mutation: RowMutation) -> Result<Ack> {
         let started = std::time::Instant::now();
+        let now = self.now();
+        let prepared = self.prepare(mutation, now)?;
+        let _guard = self.locks.lock(&prepared.keyspace, &prepared.key);
+        self.refuse_if_drained()?;
+        let session = self.store.row_session();
+        let mut writes = RowWrites::default();
+        let applied = plan_mutation(&session, prepared, now, &mut writes)?;
+        let ack = session.write(writes)?;
+        self.record(applied, started);
+        Ok(ack)
+    }
+
+    /// Applies several row mutations all or nothing (`docs/api-later.md#atomic-batch`):
+    /// every mutation is checked and reconciled first with the checks of [`Db::apply`], so
+    /// a refused one writes nothing; mutations of the same row are merged; then the locks of
+    /// every row are taken (each stripe once, in stripe order, so atomic batches cannot
+    /// deadlock each other or single-row writers), every row is planned, and all rows are
+    /// written in one engine batch. An empty list writes nothing and returns a completed
+    /// [`Ack`]. On the shared `redis-cluster` engine the rows are written one after the
+    /// other under leases taken in row order, atomic per row only (`docs/redis.md#cross-row`).
+    pub fn apply_atomic(&self, mutations: Vec<RowMutation>) -> Result<Ack> {
+        let started = std::time::Instant::now();
+        if mutations.is_empty() {
+            return Ok(Ack::done());
+        }
+        let now = self.now();
+        let mut merged: Vec<RowMutation> = Vec::with_capacity(mutations.len());
+        let mut index: HashMap<(String, Vec<u8>), usize> = HashMap::new();
+        for mutation in mutations {
+            let row = (mutation.keyspace.clone(), mutation.key.clone());
+            match index.get(&row) {
+                Some(&at) => {
+                    for (cf, changes) in mutation.changes {
+                        merged[at].push_group(cf, changes);
+                    }
+                }
+                None => {
+                    index.insert(row, merged.len());
+                    merged.push(mutation);
+                }
+            }
+        }
+        let prepared = merged
+            .into_iter()
+            .map(|mutation| self.prepare(mutation, now))
+            .collect::<Result<Vec<_>>>()?;
+        let rows = prepared
+            .iter()
+            .map(|p| (p.keyspace.as_str(), p.key.as_slice()));
+        let _guards = self.locks.lock_rows(rows);
+        self.refuse_if_drained()?;
+        let leased: Vec<(&CfLayout, &EncodedRow)> = prepared
+            .iter()
+            .filter_map(|p| p.deltas.first().map(|(cf, _)| (cf.layout, &p.row)))
+            .collect();
+        let session = self.store.batch_session(&leased)?;
+        let mut writes = RowWrites::default();
+        let mut applied = Vec::with_capacity(prepared.len());
+        for mutation in prepared {
+            applied.push(plan_mutation(&session, mutation, now, &mut writes)?);
+        }
+        let ack = session.write(writes)?;
+        for one in applied {
+            self.record(one, started);
+        }
+        Ok(ack)
+    }
+
+    /// Checks a mutation's key and every change against its column family, and reconciles
+    /// the changes of each CF among themselves: everything [`Db::apply`] refuses is refused
+    /// here, before any lock is taken or anything read.
+    fn prepare(&self, mut mutation: RowMutation, now: u32) -> Result<Prepared<'_>> {
         check_key_present(&mutation.key)?;
         self.partitioner().check_key(&mutation.key)?;
-        let now = self.now();
         let mut deltas: Vec<(CfRef<'_>, Delta)> = Vec::new();
         // Columns inserted per group, for the metrics once the changes have moved out.
         let mut inserted = Vec::with_capacity(mutation.changes.len());
         for (cf_name, changes) in mutation.changes.iter_mut() {
             let changes = std::mem::take(changes);
-            inserted.push(
-                changes
-                    .iter()
-                    .filter(|change| matches!(change, Change::Insert { .. }))
-                    .count(),
-            );
+            let count = changes
+                .iter()
+                .filter(|change| matches!(change, Change::Insert { .. }))
+                .count();
+            inserted.push((std::mem::take(cf_name), count));
             if changes.is_empty() {
                 continue;
             }
+            let cf_name = &inserted[inserted.len() - 1].0;
             let cf = self.cf(&mutation.keyspace, cf_name)?;
             // Each CF is listed once when built with `RowMutation::push`; merge if not.
             let index = match deltas.iter().position(|(c, _)| c.def.name == *cf_name) {
@@ -94,25 +187,44 @@ impl Db {
                 add_change(cf, &mut deltas[index].1, change, now)?;
             }
         }
-        let row = EncodedRow::new(self.partitioner(), &mutation.key);
-        let _guard = self.locks.lock(&mutation.keyspace, &mutation.key);
-        self.refuse_if_drained()?;
-        let session = self.store.row_session();
-        let mut writes = RowWrites::default();
-        let mut tallies = Vec::with_capacity(deltas.len());
-        for (cf, delta) in deltas {
-            let mut tally = Tally::default();
-            plan(&session, cf, &row, delta, now, &mut writes, &mut tally)?;
-            tallies.push((cf.layout.id, tally));
-        }
-        let ack = session.write(writes)?;
-        for (id, tally) in &tallies {
+        Ok(Prepared {
+            row: EncodedRow::new(self.partitioner(), &mutation.key),
+            keyspace: mutation.keyspace,
+            key: mutation.key,
+            deltas,
+            inserted,
+        })
+    }
+
+    /// Adds a written mutation to its CFs' statistics and to the metrics.
+    fn record(&self, applied: Applied, started: std::time::Instant) {
+        for (id, tally) in &applied.tallies {
             self.counters.add(*id, tally);
         }
-        let groups = mutation.changes.iter().map(|(cf, _)| cf.as_str());
-        crate::metrics::row_written(&mutation.keyspace, groups.zip(inserted), started);
-        Ok(ack)
+        let groups = applied.inserted.iter().map(|(cf, n)| (cf.as_str(), *n));
+        crate::metrics::row_written(&applied.keyspace, groups, started);
     }
+}
+
+/// Plans a prepared mutation against its stored row (whose lock the caller holds) into
+/// `writes`.
+fn plan_mutation(
+    session: &RowSession<'_>,
+    prepared: Prepared<'_>,
+    now: u32,
+    writes: &mut RowWrites,
+) -> Result<Applied> {
+    let mut tallies = Vec::with_capacity(prepared.deltas.len());
+    for (cf, delta) in prepared.deltas {
+        let mut tally = Tally::default();
+        plan(session, cf, &prepared.row, delta, now, writes, &mut tally)?;
+        tallies.push((cf.layout.id, tally));
+    }
+    Ok(Applied {
+        keyspace: prepared.keyspace,
+        tallies,
+        inserted: prepared.inserted,
+    })
 }
 
 /// Turns a reconciled delta into writes, given what is stored.

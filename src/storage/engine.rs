@@ -89,6 +89,13 @@ pub trait Engine: Send + Sync {
         Ok(None)
     }
 
+    /// True for an engine that several processes share (`redis-cluster`): it applies a
+    /// batch row by row, not atomically across rows, and its row leases expire, so writes
+    /// spanning many rows are made row by row under each row's lease.
+    fn shared(&self) -> bool {
+        false
+    }
+
     /// For an engine that several front ends share: records `endpoint` (this server's
     /// Thrift endpoint) among the live front ends, and keeps it there while the engine is
     /// open. Nothing for an engine of one process.

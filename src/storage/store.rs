@@ -104,7 +104,48 @@ impl Store {
         live.durability.commit(live.rows.plan(batch, None)?)
     }
 
-    /// Takes the leases of the rows of `keys`, in key order, from an engine that several
+    /// Removes every physical entry from `lower` up to `upper` — whole rows, chunks and all,
+    /// never read back or planned — and hands out the acknowledgement of the removal. The
+    /// caller keeps writers of these rows out. On an engine of one process it is one atomic
+    /// batch: after a crash all of it or none of it is gone. On a shared engine, which
+    /// cannot apply a batch across rows atomically, it is one batch per row, each under the
+    /// row's lease (so no other front end writes the row meanwhile): a crash part-way leaves
+    /// some rows whole and the others gone, never part of a row, and the same call again
+    /// finishes the job.
+    pub(super) fn remove_rows(&self, lower: Vec<u8>, upper: Bound<Vec<u8>>) -> Result<Ack> {
+        let live = self.slot.current()?;
+        let engine = live.engine.as_ref();
+        if !engine.shared() {
+            let mut batch = Batch::default();
+            for item in engine.scan(Bound::Included(lower), upper, false) {
+                batch.delete(item?.0);
+            }
+            return live.durability.commit(batch);
+        }
+        let mut ack = Ack::done();
+        let mut from = Bound::Included(lower);
+        while let Some((key, _)) = engine.scan(from, upper.clone(), false).next().transpose()? {
+            let prefix = match live.rows.row_prefix_len(&key) {
+                Some(len) => key[..len].to_vec(),
+                None => return Err(Error::Corrupt("undecodable row key in a removal".into())),
+            };
+            let row_end = super::keys::prefix_upper(&prefix);
+            let _lease = lease_rows(engine, std::iter::once(prefix.as_slice()))?;
+            // Read under the lease: the row's chunks as they are now.
+            let mut batch = Batch::default();
+            for item in engine.scan(Bound::Included(prefix), row_end.clone(), false) {
+                batch.delete(item?.0);
+            }
+            ack = live.durability.commit(batch)?;
+            from = match row_end {
+                Bound::Excluded(end) => Bound::Included(end),
+                _ => break,
+            };
+        }
+        Ok(ack)
+    }
+
+    /// Takes the leases of the rows of `keys`, in row order, from an engine that several
     /// processes share (see [`Engine::lock_row`]); nothing for an engine of one process.
     pub(super) fn lease_rows<'k>(
         &self,
@@ -120,8 +161,21 @@ impl Store {
             _store: PhantomData,
             live: self.slot.current().map_err(|e| e.to_string()),
             seen: FirstChunks::default(),
-            lease: RefCell::new(None),
+            leases: RefCell::new(None),
         }
+    }
+
+    /// A session for the mutations of several rows written in one batch, under all their
+    /// locks: the leases of the rows of `keys` are taken now, in row order (see
+    /// [`Store::lease_rows`]), and held until the session's write.
+    pub(super) fn leased_session(&self, keys: Vec<Vec<u8>>) -> Result<RowSession<'_>> {
+        let session = self.row_session();
+        let leases = lease_rows(
+            session.live()?.engine.as_ref(),
+            keys.iter().map(Vec::as_slice),
+        )?;
+        *session.leases.borrow_mut() = Some(leases);
+        Ok(session)
     }
 
     /// Records this server among the front ends sharing the engine (see
@@ -169,12 +223,15 @@ impl Drop for Store {
     }
 }
 
+/// Takes the leases of the rows of `keys` in the order of their row parts (leases are per
+/// row part, shared by the row's column families), so every writer that takes several
+/// takes them in one order and none waits for another in a circle.
 fn lease_rows<'k>(
     engine: &dyn Engine,
     keys: impl Iterator<Item = &'k [u8]>,
 ) -> Result<Vec<RowLease>> {
     let mut keys: Vec<&[u8]> = keys.collect();
-    keys.sort_unstable();
+    keys.sort_unstable_by(|a, b| a.get(4..).unwrap_or(a).cmp(b.get(4..).unwrap_or(b)));
     let mut leases = Vec::new();
     for key in keys {
         leases.extend(engine.lock_row(key)?);
@@ -182,15 +239,17 @@ fn lease_rows<'k>(
     Ok(leases)
 }
 
-/// Reads and the write of one row mutation (see [`Store::row_session`]). It works on the
-/// live store of its start to its end.
+/// Reads and the write of one row mutation (see [`Store::row_session`]), or of the row
+/// mutations of one atomic batch (see [`Store::batch_session`]). It works on the live store
+/// of its start to its end.
 pub struct RowSession<'a> {
     _store: PhantomData<&'a Store>,
     live: std::result::Result<Arc<Live>, String>,
     seen: FirstChunks,
-    /// The row's lease in an engine several processes share, taken at the first read
-    /// (`Some(None)` once taken from an engine that has none).
-    lease: RefCell<Option<Option<RowLease>>>,
+    /// The row's lease in an engine several processes share, taken at the first read, or
+    /// the leases of all its rows taken at its start (`Some(empty)` once taken from an
+    /// engine that has none).
+    leases: RefCell<Option<Vec<RowLease>>>,
 }
 
 impl RowSession<'_> {
@@ -200,11 +259,12 @@ impl RowSession<'_> {
             .map_err(|why| Error::Storage(why.clone()))
     }
 
-    /// Takes the lease of the row `key` belongs to before its first read.
+    /// Takes the lease of the row `key` belongs to before its first read (nothing when the
+    /// session's leases were taken at its start).
     fn lease_for(&self, key: &[u8]) -> Result<()> {
-        if self.lease.borrow().is_none() {
+        if self.leases.borrow().is_none() {
             let lease = self.live()?.engine.lock_row(key)?;
-            *self.lease.borrow_mut() = Some(lease);
+            *self.leases.borrow_mut() = Some(lease.into_iter().collect());
         }
         Ok(())
     }

@@ -1,6 +1,7 @@
 //! Model-based randomised test of `cf`: random sequences of row mutations (inserts, column,
-//! super-column and row deletes mixed in one batch) and reads (slices, counts, gets, range
-//! slices) on Standard and Super CFs, compared against the naive model in `model.rs`, on the
+//! super-column and row deletes mixed in one batch; single rows and atomic batches of
+//! several), truncates, and reads (slices, counts, gets, range
+//! slices under 0.6 and later-API row bounds, paged slices) on Standard and Super CFs, compared against the naive model in `model.rs`, on the
 //! sled and fjall engines, the in-memory twin and (with `ILION_TEST_REDIS`) a Redis Cluster,
 //! under each partitioner. Shrunk failures are pinned in `regressions.rs`.
 
@@ -19,7 +20,7 @@ use ilion::storage::{
     Engine, FjallEngine, MemoryEngine, RedisEngine, RedisOptions, SledEngine, SyncPolicy,
 };
 use ilion::Error;
-use model::Model;
+use model::{model_paged, model_range, row_order, Model};
 use proptest::prelude::*;
 use std::sync::Arc;
 
@@ -111,6 +112,16 @@ pub enum Op {
         /// What to read.
         predicate: Predicate,
     },
+    /// Apply several row mutations as one atomic batch.
+    Atomic {
+        /// (row, (column family, change) pairs) per mutation, in order.
+        rows: Vec<(usize, Vec<(usize, Change)>)>,
+    },
+    /// Truncate one column family.
+    Truncate {
+        /// The column family.
+        cf: usize,
+    },
     /// A range read.
     Range {
         /// The column family.
@@ -177,6 +188,12 @@ fn op() -> impl Strategy<Value = Op> {
             let level = if sc.is_some() { sub.unwrap_or(cmp) } else { cmp };
             predicate(level).prop_map(move |predicate| Op::Slice { key, cf, sc, predicate })
         }),
+        2 => prop::collection::vec(
+            (0..KEYS.len(), prop::collection::vec(cf.clone().prop_flat_map(|cf| (Just(cf), change(cf))), 1..3)),
+            0..4,
+        )
+        .prop_map(|rows| Op::Atomic { rows }),
+        1 => cf.clone().prop_map(|cf| Op::Truncate { cf }),
         1 => (cf, 0..=KEYS.len(), 0..=KEYS.len(), any::<bool>(), 1usize..6).prop_flat_map(|(cf, s, e, tokens, count)| {
             let (_, cmp, _) = CFS[cf];
             predicate(cmp).prop_map(move |predicate| Op::Range { cf, bounds: (s, e, tokens), count, predicate })
@@ -286,6 +303,39 @@ pub fn check(
                 db.apply(m).unwrap();
                 model.apply(KEYS[*key], &changes);
             }
+            Op::Atomic { rows } => {
+                let mut batch = Vec::new();
+                let mut applied = Vec::new();
+                for (key, changes) in rows {
+                    let changes: Vec<(String, Change)> = changes
+                        .iter()
+                        .map(|(cf, c)| (CFS[*cf].0.to_string(), c.clone()))
+                        .collect();
+                    let mut m = RowMutation::new(KS, KEYS[*key]);
+                    for (cf, change) in &changes {
+                        m.push(cf, change.clone());
+                    }
+                    batch.push(m);
+                    applied.push((KEYS[*key], changes));
+                }
+                if applied
+                    .iter()
+                    .any(|(key, _)| partitioner.check_key(key).is_err())
+                {
+                    // One refused row refuses the whole batch.
+                    prop_assert!(db.apply_atomic(batch).is_err(), "step {}", step);
+                    continue;
+                }
+                db.apply_atomic(batch).unwrap();
+                for (key, changes) in applied {
+                    model.apply(key, &changes);
+                }
+            }
+            Op::Truncate { cf } => {
+                let name = CFS[*cf].0;
+                db.truncate(KS, name).unwrap();
+                model.rows.retain(|(c, _), _| c != name);
+            }
             Op::Slice {
                 key,
                 cf,
@@ -322,16 +372,37 @@ pub fn check(
                 let (name, cmp, sub) = CFS[*cf];
                 let key_at = |i: usize| KEYS.get(i).map_or(Vec::new(), |k| k.to_vec());
                 let (mut start, mut end) = (key_at(bounds.0), key_at(bounds.1));
-                let row_bounds = if bounds.2 {
-                    RowBounds::Tokens {
+                let all_bounds = if bounds.2 {
+                    vec![RowBounds::Tokens {
                         start: partitioner.token(&start),
                         end: partitioner.token(&end),
-                    }
+                    }]
                 } else {
                     if !end.is_empty() && partitioner.token(&start) > partitioner.token(&end) {
                         std::mem::swap(&mut start, &mut end);
                     }
-                    RowBounds::Keys { start, end }
+                    // The later API's bounds from the same keys (never start after end, as
+                    // the service refuses that).
+                    let end_token = match end.is_empty() {
+                        true => partitioner.min_token(),
+                        false => partitioner.token(&end),
+                    };
+                    let (span_start, span_end) =
+                        match !end.is_empty() && row_order(partitioner, &start, &end).is_gt() {
+                            true => (end.clone(), start.clone()),
+                            false => (start.clone(), end.clone()),
+                        };
+                    vec![
+                        RowBounds::KeyToToken {
+                            start: start.clone(),
+                            end: end_token,
+                        },
+                        RowBounds::KeySpan {
+                            start: span_start,
+                            end: span_end,
+                        },
+                        RowBounds::Keys { start, end },
+                    ]
                 };
                 let parent = ColumnParent {
                     column_family: name.into(),
@@ -339,14 +410,17 @@ pub fn check(
                 };
                 // Every row, then only the rows a 0.6 client can see, which the limit
                 // counts without the others.
-                for keys in [KeyFilter::Any, KeyFilter::Utf8] {
+                for (keys, row_bounds) in [KeyFilter::Any, KeyFilter::Utf8]
+                    .into_iter()
+                    .flat_map(|k| all_bounds.iter().map(move |b| (k, b)))
+                {
                     let range = KeyRange {
                         bounds: row_bounds.clone(),
                         count: *count,
                         keys,
                     };
                     let got = db.get_range_slices(KS, &parent, predicate, &range).unwrap();
-                    let want: Vec<KeySlice> = model_range(&model, partitioner, name, &row_bounds)
+                    let want: Vec<KeySlice> = model_range(&model, partitioner, name, row_bounds)
                         .into_iter()
                         .filter(|key| keys.admits(key))
                         .take(*count)
@@ -358,57 +432,40 @@ pub fn check(
                             }
                         })
                         .collect();
-                    prop_assert_eq!(&got, &want, "step {}: range {:?} {:?}", step, op, keys);
+                    prop_assert_eq!(
+                        &got,
+                        &want,
+                        "step {}: range {:?} {:?} {:?}",
+                        step,
+                        op,
+                        keys,
+                        row_bounds
+                    );
+                    // The same rows paged by columns, from the predicate's start column.
+                    let start_column = match predicate {
+                        Predicate::Range(r) if !r.reversed => r.start.clone(),
+                        _ => Vec::new(),
+                    };
+                    let paged = KeyRange {
+                        count: *count * 2,
+                        ..range
+                    };
+                    let got = db.get_paged_slice(KS, name, &paged, &start_column).unwrap();
+                    let want = model_paged(&model, partitioner, CFS[*cf], &paged, &start_column);
+                    prop_assert_eq!(
+                        &got,
+                        &want,
+                        "step {}: paged {:?} {:?} {:?}",
+                        step,
+                        op,
+                        keys,
+                        row_bounds
+                    );
                 }
             }
         }
     }
     Ok(())
-}
-
-/// Keys of the rows of `cf` inside `bounds`, in ring order from the start
-/// (`docs/api.md#key-ranges`).
-/// Rows sort by token, then key bytes, except that under OPP a UTF-8 key comes before a key
-/// that is not UTF-8 with the same token (`docs/storage.md#rows`).
-fn model_range(model: &Model, p: Partitioner, cf: &str, bounds: &RowBounds) -> Vec<Vec<u8>> {
-    let mut rows: Vec<Vec<u8>> = model
-        .rows
-        .keys()
-        .filter(|(c, _)| c == cf)
-        .map(|(_, k)| k.clone())
-        .collect();
-    let utf8 = |k: &[u8]| std::str::from_utf8(k).is_ok();
-    rows.sort_by(|a, b| {
-        p.token(a)
-            .cmp(&p.token(b))
-            .then_with(|| match p {
-                Partitioner::OrderPreserving => utf8(b).cmp(&utf8(a)),
-                _ => std::cmp::Ordering::Equal,
-            })
-            .then_with(|| a.cmp(b))
-    });
-    let tok = |k: &Vec<u8>| p.token(k);
-    match bounds {
-        RowBounds::Keys { start, end } => rows
-            .into_iter()
-            .filter(|k| start.is_empty() || tok(k) >= p.token(start))
-            .filter(|k| end.is_empty() || tok(k) <= p.token(end))
-            .collect(),
-        RowBounds::Tokens { start, end } => {
-            let (after, through): (Vec<_>, Vec<_>) =
-                rows.into_iter().partition(|k| tok(k) > *start);
-            if end.is_minimum() {
-                after
-            } else if start < end {
-                after.into_iter().filter(|k| tok(k) <= *end).collect()
-            } else {
-                after
-                    .into_iter()
-                    .chain(through.into_iter().filter(|k| tok(k) <= *end))
-                    .collect()
-            }
-        }
-    }
 }
 
 proptest! {

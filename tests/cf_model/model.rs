@@ -1,10 +1,15 @@
 //! A deliberately naive model of Cassandra 0.6 column-family semantics
 //! (`docs/api.md#data-model`, `#reads`): every column keeps its reconciled winner, tombstones
 //! are plain maxima, and visibility is decided at read time. The real `cf` applies tombstones
-//! at write time; the randomised test checks that the two agree.
+//! at write time; the randomised test checks that the two agree. Range reads on the model sort
+//! all rows and filter them by the bound rules; paged reads slice each row whole and count.
 
 use ilion::comparator::Comparator;
-use ilion::model::{Cell, Change, Column, ColumnOrSuper, Predicate, SliceRange, SuperColumn};
+use ilion::model::{
+    Cell, Change, Column, ColumnOrSuper, KeyRange, KeySlice, Predicate, RowBounds, SliceRange,
+    SuperColumn,
+};
+use ilion::partitioner::Partitioner;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One (column family, row).
@@ -179,6 +184,113 @@ impl ModelRow {
                     .filter(|(n, _)| finish.is_empty() || !after(n, finish))
                     .take(*count)
                     .map(|(_, i)| i)
+                    .collect()
+            }
+        }
+    }
+}
+
+/// `get_paged_slice` on the model (`docs/api-later.md#paged-slice`): rows of `range`, the
+/// start row from `start_column`, `range.count` columns (subcolumns) in all.
+pub fn model_paged(
+    model: &Model,
+    p: Partitioner,
+    (name, cmp, sub): (&str, Comparator, Option<Comparator>),
+    range: &KeyRange,
+    start_column: &[u8],
+) -> Vec<KeySlice> {
+    let mut left = range.count;
+    let mut out = Vec::new();
+    for key in model_range(model, p, name, &range.bounds) {
+        if left == 0 {
+            break;
+        }
+        if !range.keys.admits(&key) {
+            continue;
+        }
+        let from = match range.bounds.start_key() == Some(key.as_slice()) {
+            true => start_column.to_vec(),
+            false => Vec::new(),
+        };
+        let all = Predicate::Range(SliceRange {
+            start: from,
+            ..SliceRange::all()
+        });
+        let row = &model.rows[&(name.to_string(), key.clone())];
+        let mut columns = Vec::new();
+        for item in row.slice(cmp, sub, None, &all) {
+            if left == 0 {
+                break;
+            }
+            match item {
+                ColumnOrSuper::Column(c) => {
+                    columns.push(ColumnOrSuper::Column(c));
+                    left -= 1;
+                }
+                ColumnOrSuper::Super(mut sc) => {
+                    sc.columns.truncate(left);
+                    left -= sc.columns.len();
+                    columns.push(ColumnOrSuper::Super(sc));
+                }
+            }
+        }
+        out.push(KeySlice { key, columns });
+    }
+    out
+}
+
+/// The order of rows: by token, then key bytes, except that under OPP a UTF-8 key comes
+/// before a key that is not UTF-8 with the same token (`docs/storage.md#rows`).
+pub fn row_order(p: Partitioner, a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    let utf8 = |k: &[u8]| std::str::from_utf8(k).is_ok();
+    p.token(a)
+        .cmp(&p.token(b))
+        .then_with(|| match p {
+            Partitioner::OrderPreserving => utf8(b).cmp(&utf8(a)),
+            _ => std::cmp::Ordering::Equal,
+        })
+        .then_with(|| a.cmp(b))
+}
+
+/// Keys of the rows of `cf` inside `bounds`, in ring order from the start
+/// (`docs/api.md#key-ranges`, `docs/api-later.md#key-ranges`), in [`row_order`].
+pub fn model_range(model: &Model, p: Partitioner, cf: &str, bounds: &RowBounds) -> Vec<Vec<u8>> {
+    let mut rows: Vec<Vec<u8>> = model
+        .rows
+        .keys()
+        .filter(|(c, _)| c == cf)
+        .map(|(_, k)| k.clone())
+        .collect();
+    rows.sort_by(|a, b| row_order(p, a, b));
+    let tok = |k: &Vec<u8>| p.token(k);
+    let from_row = |start: &[u8], k: &[u8]| start.is_empty() || row_order(p, start, k).is_le();
+    match bounds {
+        RowBounds::KeySpan { start, end } => rows
+            .into_iter()
+            .filter(|k| from_row(start, k))
+            .filter(|k| end.is_empty() || row_order(p, k, end).is_le())
+            .collect(),
+        RowBounds::KeyToToken { start, end } => rows
+            .into_iter()
+            .filter(|k| from_row(start, k))
+            .filter(|k| end.is_minimum() || tok(k) <= *end)
+            .collect(),
+        RowBounds::Keys { start, end } => rows
+            .into_iter()
+            .filter(|k| start.is_empty() || tok(k) >= p.token(start))
+            .filter(|k| end.is_empty() || tok(k) <= p.token(end))
+            .collect(),
+        RowBounds::Tokens { start, end } => {
+            let (after, through): (Vec<_>, Vec<_>) =
+                rows.into_iter().partition(|k| tok(k) > *start);
+            if end.is_minimum() {
+                after
+            } else if start < end {
+                after.into_iter().filter(|k| tok(k) <= *end).collect()
+            } else {
+                after
+                    .into_iter()
+                    .chain(through.into_iter().filter(|k| tok(k) <= *end))
                     .collect()
             }
         }

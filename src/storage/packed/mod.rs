@@ -82,6 +82,12 @@ impl Packed {
             .scan(self.engine.as_ref(), lower, upper, reverse)
     }
 
+    /// The length of the row prefix (CF id and row part) of a data key, physical or
+    /// logical; `None` for a key that is no row's.
+    pub(crate) fn row_prefix_len(&self, key: &[u8]) -> Option<usize> {
+        self.packing.row_prefix_of(key)
+    }
+
     /// The physical writes that carry out the logical writes of `batch`.
     pub(crate) fn plan(&self, batch: Batch, seen: Option<&FirstChunks>) -> Result<Batch> {
         self.packing.plan(self.engine.as_ref(), batch, seen)

@@ -383,6 +383,10 @@ impl Engine for RedisEngine {
         Ok(Some(RowLease::new(self.acquire(keys)?)))
     }
 
+    fn shared(&self) -> bool {
+        true
+    }
+
     fn announce(&self, endpoint: &str) -> Result<()> {
         self.announce_front_end(endpoint)
     }

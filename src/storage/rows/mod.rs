@@ -3,6 +3,8 @@
 //! [`Marker`]s, slices as decoded names in comparator order between [`NameRange`] bounds.
 //! Every key and value byte is built and read here (through the private `keys`, `values`
 //! and `encoding`), none in `cf`. Rows in ring order for range reads live in `ranges`.
+//! Writes go through a [`RowSession`]: one per row mutation, or one per atomic batch of
+//! several rows ([`Store::batch_session`]); [`Store::truncate`] empties a column family.
 
 mod ranges;
 
@@ -290,6 +292,14 @@ impl Store {
             })
     }
 
+    /// Removes everything a column family stores — rows, columns, markers, tombstones — but
+    /// nothing of other column families or of the catalog (`docs/storage.md#truncate`). The
+    /// caller keeps the column family's writers out; the [`Ack`] says when the removal is
+    /// durable.
+    pub fn truncate(&self, layout: &CfLayout) -> Result<Ack> {
+        self.remove_rows(layout.cf_prefix(), layout.cf_end())
+    }
+
     /// Deletes those of `entries` that are still stored as they were read (a concurrent
     /// write may have replaced some); returns how many were deleted and their
     /// [`StoredEntry::stored_bytes`]. The caller holds the rows' locks.
@@ -317,6 +327,20 @@ pub enum MarkerAt<'a> {
     Row,
     /// One super column's marker.
     Super(&'a [u8]),
+}
+
+impl Store {
+    /// A session for the row mutations of one atomic batch, written together by one
+    /// [`RowSession::write`]: the caller holds every row's lock, and the leases of the rows
+    /// (any column family of each; a lease covers the row in all) are taken now, in row
+    /// order.
+    pub fn batch_session(&self, rows: &[(&CfLayout, &EncodedRow)]) -> Result<RowSession<'_>> {
+        let keys = rows
+            .iter()
+            .map(|(layout, row)| layout.row_prefix(row.bytes()))
+            .collect();
+        self.leased_session(keys)
+    }
 }
 
 impl RowSession<'_> {
@@ -369,7 +393,8 @@ impl RowSession<'_> {
         entries_under(layout, self.scan(Bound::Included(prefix), upper, false))
     }
 
-    /// Applies the mutation's writes atomically (see [`Store::row_session`]).
+    /// Applies the mutation's writes — of one row, or of every row of a
+    /// [`Store::batch_session`] — atomically (see [`Store::row_session`]).
     pub fn write(self, writes: RowWrites) -> Result<Ack> {
         self.write_batch(writes.batch)
     }
@@ -392,7 +417,8 @@ impl StoredSize {
     }
 }
 
-/// The writes of one row mutation, applied together by [`RowSession::write`].
+/// The writes of one row mutation (or of every row of an atomic batch), applied together
+/// by [`RowSession::write`].
 #[derive(Debug, Default)]
 pub struct RowWrites {
     batch: Batch,

@@ -1,14 +1,17 @@
 //! Rows in ring order, for range reads and split points (`docs/api.md#range-slices`,
-//! `#key-ranges`): the stretches of a column family's key space that key or token bounds cover
-//! ([`RowSpan`]s, two when a token range wraps around the ring), and the rows found in them. A
-//! row is found when it holds anything in the column family, even only tombstones.
+//! `#key-ranges`, `docs/api-later.md#key-ranges`): the stretches of a column family's key
+//! space that key or token bounds cover ([`RowSpan`]s, two when a token range wraps around the
+//! ring), and the rows found in them. 0.6 key bounds and token bounds cut the rows at a
+//! token; the later API's key bounds cut them at a row, since rows are stored in row order
+//! (token, then key). A row is found when it holds anything in the column family, even only
+//! tombstones.
 
 use super::{corrupt_key, EncodedRow};
 use crate::error::Result;
 use crate::model::RowBounds;
 use crate::partitioner::Token;
 use crate::storage::encoding::prefix_end;
-use crate::storage::keys::{decode_row, CfLayout};
+use crate::storage::keys::{decode_row, encode_row, prefix_upper, CfLayout};
 use crate::storage::Store;
 use std::ops::Bound;
 
@@ -27,6 +30,20 @@ fn rows_after(layout: &CfLayout, token: &Token) -> Bound<Vec<u8>> {
     match layout.rows_through(token) {
         Bound::Excluded(key) | Bound::Included(key) => Bound::Included(key),
         Bound::Unbounded => Bound::Unbounded,
+    }
+}
+
+/// Lower bound at row `key` itself: rows before it in row order are out, even with its token.
+fn rows_from_key(layout: &CfLayout, key: &[u8]) -> Bound<Vec<u8>> {
+    Bound::Included(layout.row_prefix(&encode_row(layout.partitioner, key)))
+}
+
+/// Upper bound just past row `key`: every entry of it is in, no later row is (row parts are
+/// prefix-free, so a later row differs from `key`'s within its length).
+fn rows_through_key(layout: &CfLayout, key: &[u8]) -> Bound<Vec<u8>> {
+    match prefix_upper(&layout.row_prefix(&encode_row(layout.partitioner, key))) {
+        Bound::Unbounded => layout.cf_end(),
+        bound => bound,
     }
 }
 
@@ -50,6 +67,28 @@ impl RowSpan {
                     layout.cf_end()
                 } else {
                     layout.rows_through(&p.token(end))
+                };
+                vec![RowSpan::new(lower, upper)]
+            }
+            RowBounds::KeySpan { start, end } => {
+                let lower = match start.is_empty() {
+                    true => start_of_cf(),
+                    false => rows_from_key(layout, start),
+                };
+                let upper = match end.is_empty() {
+                    true => layout.cf_end(),
+                    false => rows_through_key(layout, end),
+                };
+                vec![RowSpan::new(lower, upper)]
+            }
+            RowBounds::KeyToToken { start, end } => {
+                let lower = match start.is_empty() {
+                    true => start_of_cf(),
+                    false => rows_from_key(layout, start),
+                };
+                let upper = match end.is_minimum() {
+                    true => layout.cf_end(),
+                    false => layout.rows_through(end),
                 };
                 vec![RowSpan::new(lower, upper)]
             }
@@ -118,3 +157,6 @@ impl Store {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;

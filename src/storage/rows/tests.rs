@@ -200,3 +200,179 @@ fn rows_come_in_ring_order_within_key_bounds() {
     assert_eq!(keys("", ""), ["a", "b", "c", "d"]);
     assert_eq!(keys("b", "c"), ["b", "c"]);
 }
+
+/// The in-memory engine, counting the batches applied to it (beside the generation
+/// stamps) and, when `shared`, standing for an engine several processes share: it hands out
+/// row leases and records them.
+#[derive(Default)]
+struct Counting {
+    inner: MemoryEngine,
+    shared: bool,
+    batches: std::sync::Mutex<Vec<Vec<Vec<u8>>>>,
+    leased: std::sync::Mutex<Vec<Vec<u8>>>,
+}
+
+impl crate::storage::Engine for Counting {
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        self.inner.get(key)
+    }
+    fn scan(
+        &self,
+        lower: Bound<Vec<u8>>,
+        upper: Bound<Vec<u8>>,
+        reverse: bool,
+    ) -> crate::storage::Scan<'_> {
+        self.inner.scan(lower, upper, reverse)
+    }
+    fn apply(&self, batch: super::Batch) -> Result<()> {
+        let keys: Vec<Vec<u8>> = batch.keys().map(<[u8]>::to_vec).collect();
+        if keys.iter().any(|k| k[..4] != [0; 4]) {
+            self.batches.lock().unwrap().push(keys);
+        }
+        self.inner.apply(batch)
+    }
+    fn sync(&self) -> Result<()> {
+        self.inner.sync()
+    }
+    fn shared(&self) -> bool {
+        self.shared
+    }
+    fn lock_row(&self, key: &[u8]) -> Result<Option<crate::storage::RowLease>> {
+        if !self.shared {
+            return Ok(None);
+        }
+        self.leased.lock().unwrap().push(key.to_vec());
+        Ok(Some(crate::storage::RowLease::new(())))
+    }
+}
+
+/// CF 1 with rows of several chunks each, and CF 2 beside it.
+fn truncate_fixture(shared: bool) -> (Arc<Counting>, Store) {
+    let engine = Arc::new(Counting {
+        shared,
+        ..Counting::default()
+    });
+    let packing = Packing {
+        partitioner: P,
+        max_chunk: 64,
+    };
+    let policy = SyncPolicy::Periodic(Duration::from_secs(60));
+    let store = Store::new(engine.clone(), policy, packing).unwrap();
+    for key in ["a", "b", "c"] {
+        let row = EncodedRow::new(P, key.as_bytes());
+        write(&store, |w| {
+            for name in [&b"n1"[..], b"n2", b"n3", b"n4"] {
+                w.put_cell(&STANDARD, &row, None, name, &live(&[1; 30], 1));
+            }
+            w.put_marker(
+                &STANDARD,
+                &row,
+                MarkerAt::Row,
+                Marker {
+                    timestamp: 0,
+                    local_deletion_time: 1,
+                },
+            );
+            w.put_cell(&SUPER, &row, Some(b"s"), &[0; 8], &live(b"v", 1));
+        });
+    }
+    engine.batches.lock().unwrap().clear();
+    (engine, store)
+}
+
+#[test]
+fn truncate_removes_every_chunk_of_one_cf_in_one_batch() {
+    let (engine, store) = truncate_fixture(false);
+    let cf_keys = || {
+        use crate::storage::Engine;
+        let upper = STANDARD.cf_end();
+        engine
+            .scan(Bound::Included(STANDARD.cf_prefix()), upper, false)
+            .count()
+    };
+    assert!(cf_keys() > 3, "rows of several chunks");
+    store.truncate(&STANDARD).unwrap().wait().unwrap();
+    assert_eq!(cf_keys(), 0);
+    assert_eq!(engine.batches.lock().unwrap().len(), 1, "one atomic batch");
+    assert_eq!(store.entries(&STANDARD).count(), 0);
+    assert_eq!(store.entries(&SUPER).count(), 3, "the other CF stays");
+    assert!(engine.leased.lock().unwrap().is_empty());
+    // Nothing left to remove: nothing written.
+    assert!(store.truncate(&STANDARD).unwrap().is_done());
+    assert_eq!(engine.batches.lock().unwrap().len(), 1);
+}
+
+#[test]
+fn truncate_on_a_shared_engine_goes_row_by_row_under_leases() {
+    let (engine, store) = truncate_fixture(true);
+    engine.leased.lock().unwrap().clear();
+    store.truncate(&STANDARD).unwrap().wait().unwrap();
+    assert_eq!(store.entries(&STANDARD).count(), 0);
+    assert_eq!(store.entries(&SUPER).count(), 3);
+    let batches = engine.batches.lock().unwrap();
+    assert_eq!(batches.len(), 3, "one batch per row");
+    let leased = engine.leased.lock().unwrap();
+    for (batch, lease) in batches.iter().zip(leased.iter()) {
+        assert!(batch.len() > 1, "every chunk of the row");
+        assert!(
+            batch.iter().all(|k| k.starts_with(lease)),
+            "under its lease"
+        );
+    }
+    let rows: Vec<&[u8]> = leased.iter().map(|k| &k[4..]).collect();
+    let expected: Vec<Vec<u8>> = ["a", "b", "c"]
+        .iter()
+        .map(|k| EncodedRow::new(P, k.as_bytes()).0)
+        .collect();
+    assert_eq!(rows, expected);
+}
+
+#[test]
+fn a_batch_session_leases_its_rows_in_row_order_and_writes_once() {
+    let (engine, store) = truncate_fixture(true);
+    engine.leased.lock().unwrap().clear();
+    let rows: Vec<EncodedRow> = ["c", "new", "a"]
+        .iter()
+        .map(|k| EncodedRow::new(P, k.as_bytes()))
+        .collect();
+    let pairs: Vec<(&CfLayout, &EncodedRow)> = vec![
+        (&SUPER, &rows[0]),
+        (&STANDARD, &rows[1]),
+        (&STANDARD, &rows[2]),
+    ];
+    let session = store.batch_session(&pairs).unwrap();
+    let leased: Vec<Vec<u8>> = engine.leased.lock().unwrap().drain(..).collect();
+    let mut expected: Vec<Vec<u8>> = rows.iter().map(|r| r.0.clone()).collect();
+    expected.sort();
+    let leased_rows: Vec<Vec<u8>> = leased.iter().map(|k| k[4..].to_vec()).collect();
+    assert_eq!(
+        leased_rows, expected,
+        "every row, in row order, before any read"
+    );
+    let mut writes = RowWrites::default();
+    for (layout, row) in &pairs {
+        assert!(session
+            .get_cell(layout, row, None, b"zz")
+            .unwrap()
+            .is_none());
+        let sc: Option<&[u8]> = layout.subcomparator.map(|_| &b"s"[..]);
+        let name: &[u8] = if sc.is_some() { &[9; 8] } else { b"zz" };
+        writes.put_cell(layout, row, sc, name, &live(b"w", 2));
+    }
+    session.write(writes).unwrap();
+    assert!(
+        engine.leased.lock().unwrap().is_empty(),
+        "no lease taken later"
+    );
+    let batches = engine.batches.lock().unwrap();
+    assert_eq!(batches.len(), 1, "one engine batch for all rows");
+    drop(batches);
+    for (layout, row) in &pairs {
+        let sc: Option<&[u8]> = layout.subcomparator.map(|_| &b"s"[..]);
+        let name: &[u8] = if sc.is_some() { &[9; 8] } else { b"zz" };
+        assert_eq!(
+            store.get_cell(layout, row, sc, name).unwrap(),
+            Some(live(b"w", 2))
+        );
+    }
+}
