@@ -18,6 +18,10 @@ pub struct Column {
     pub value: Vec<u8>,
     /// The client's timestamp; the higher one wins a reconcile.
     pub timestamp: i64,
+    /// Seconds the column lives after it is written (`docs/api-later.md#ttl`): on a write,
+    /// None for a column that never expires; on a read, the TTL it was written with (not the
+    /// time left). The 0.6 API writes None and ignores it on reads.
+    pub ttl: Option<i32>,
 }
 
 /// A super column with its live subcolumns, ascending by the subcolumn comparator.
@@ -39,15 +43,28 @@ pub enum ColumnOrSuper {
     Super(SuperColumn),
 }
 
-/// A stored version of one column: a value or a tombstone (`docs/api.md#stored-objects`).
+/// A stored version of one column: a value, an expiring value or a tombstone
+/// (`docs/api.md#stored-objects`, `docs/api-later.md#ttl`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Cell {
-    /// A value written at `timestamp`.
+    /// A value written at `timestamp` that never expires.
     Live {
         /// The column's value.
         value: Vec<u8>,
         /// The client's timestamp.
         timestamp: i64,
+    },
+    /// A value that is live while the server's clock is below `expires_at`, and afterwards
+    /// acts as a tombstone at `timestamp` deleted at its write time (`expires_at - ttl`).
+    Expiring {
+        /// The column's value.
+        value: Vec<u8>,
+        /// The client's timestamp.
+        timestamp: i64,
+        /// The TTL it was written with (seconds, positive): what reads return.
+        ttl: i32,
+        /// The server's clock (seconds) at write time plus `ttl`; 64 bits, so no 2038 cap.
+        expires_at: i64,
     },
     /// A deletion at `timestamp`.
     Tombstone {
@@ -59,32 +76,97 @@ pub enum Cell {
 }
 
 impl Cell {
-    /// The client-supplied timestamp of this version.
-    pub fn timestamp(&self) -> i64 {
-        match self {
-            Cell::Live { timestamp, .. } | Cell::Tombstone { timestamp, .. } => *timestamp,
+    /// The version an insert stores at server time `now` (seconds): expiring when it has a
+    /// TTL. The TTL must be positive (`cf` checks it first).
+    pub fn written(value: Vec<u8>, timestamp: i64, ttl: Option<i32>, now: i64) -> Cell {
+        match ttl {
+            None => Cell::Live { value, timestamp },
+            Some(ttl) => Cell::Expiring {
+                value,
+                timestamp,
+                ttl,
+                expires_at: now.saturating_add(i64::from(ttl)),
+            },
         }
     }
 
-    /// True for a tombstone.
+    /// The client-supplied timestamp of this version.
+    pub fn timestamp(&self) -> i64 {
+        match self {
+            Cell::Live { timestamp, .. }
+            | Cell::Expiring { timestamp, .. }
+            | Cell::Tombstone { timestamp, .. } => *timestamp,
+        }
+    }
+
+    /// True for a version stored as a tombstone (an expired cell is not one: see
+    /// [`Cell::is_live`]).
     pub fn is_tombstone(&self) -> bool {
         matches!(self, Cell::Tombstone { .. })
     }
 
-    /// `docs/api.md#reconcile`: does `new` replace `old`? Higher timestamp wins; on a tie a
-    /// tombstone wins (and between two tombstones the existing one stays); between two live
-    /// values the greater value (unsigned bytes) wins. The result never depends on arrival
-    /// order except where both sides are observably identical.
-    pub fn supersedes(new: &Cell, old: &Cell) -> bool {
+    /// True when reads see this version at server time `now` (seconds): a value that has not
+    /// expired.
+    pub fn is_live(&self, now: i64) -> bool {
+        match self {
+            Cell::Live { .. } => true,
+            Cell::Expiring { expires_at, .. } => now < *expires_at,
+            Cell::Tombstone { .. } => false,
+        }
+    }
+
+    /// The column a read returns for this version at server time `now`, or None when it is
+    /// not live.
+    pub fn into_column(self, name: Vec<u8>, now: i64) -> Option<Column> {
+        match self {
+            Cell::Live { value, timestamp } => Some(Column {
+                name,
+                value,
+                timestamp,
+                ttl: None,
+            }),
+            Cell::Expiring {
+                value,
+                timestamp,
+                ttl,
+                expires_at,
+            } if now < expires_at => Some(Column {
+                name,
+                value,
+                timestamp,
+                ttl: Some(ttl),
+            }),
+            Cell::Expiring { .. } | Cell::Tombstone { .. } => None,
+        }
+    }
+
+    /// `docs/api-later.md#ttl` (which extends `docs/api.md#reconcile`): does `new` replace
+    /// `old` when it is written at server time `now`? Higher timestamp wins. On a tie a
+    /// version that is not live at `now` (tombstone or expired) wins over a live one; then
+    /// the greater value (unsigned bytes; a tombstone has the empty value); then the later
+    /// expiry, no expiry counting as latest (so a tombstone beats an expired empty value);
+    /// then the greater TTL. Only versions that are observably identical tie, and then the
+    /// existing one stays, so the result never depends on arrival order.
+    pub fn supersedes(new: &Cell, old: &Cell, now: i64) -> bool {
         match new.timestamp().cmp(&old.timestamp()) {
             Ordering::Greater => true,
             Ordering::Less => false,
-            Ordering::Equal => match (new, old) {
-                (Cell::Tombstone { .. }, Cell::Live { .. }) => true,
-                (Cell::Live { .. }, Cell::Tombstone { .. }) => false,
-                (Cell::Tombstone { .. }, Cell::Tombstone { .. }) => false,
-                (Cell::Live { value: n, .. }, Cell::Live { value: o, .. }) => n > o,
-            },
+            Ordering::Equal => new.tie_rank(now) > old.tie_rank(now),
+        }
+    }
+
+    /// The order among versions with equal timestamps (see [`Cell::supersedes`]).
+    fn tie_rank(&self, now: i64) -> (bool, &[u8], i64, i32) {
+        let dead = !self.is_live(now);
+        match self {
+            Cell::Live { value, .. } => (dead, value, i64::MAX, 0),
+            Cell::Expiring {
+                value,
+                ttl,
+                expires_at,
+                ..
+            } => (dead, value, *expires_at, *ttl),
+            Cell::Tombstone { .. } => (dead, &[], i64::MAX, 0),
         }
     }
 }
@@ -336,6 +418,19 @@ mod tests {
             local_deletion_time: 0,
         }
     }
+    fn expiring(v: &[u8], ts: i64, ttl: i32, expires_at: i64) -> Cell {
+        Cell::Expiring {
+            value: v.to_vec(),
+            timestamp: ts,
+            ttl,
+            expires_at,
+        }
+    }
+    /// Reconciles at server time NOW.
+    const NOW: i64 = 1_000;
+    fn wins(new: &Cell, old: &Cell) -> bool {
+        Cell::supersedes(new, old, NOW)
+    }
 
     #[test]
     fn name_and_key_rules_say_what_0_6_says() {
@@ -377,14 +472,132 @@ mod tests {
 
     #[test]
     fn reconcile_table() {
-        assert!(Cell::supersedes(&live(b"a", 2), &live(b"z", 1)));
-        assert!(!Cell::supersedes(&live(b"z", 1), &live(b"a", 2)));
-        assert!(Cell::supersedes(&dead(5), &live(b"a", 5)));
-        assert!(!Cell::supersedes(&live(b"a", 5), &dead(5)));
-        assert!(!Cell::supersedes(&dead(5), &dead(5)));
-        assert!(Cell::supersedes(&live(b"b", 5), &live(b"a", 5)));
-        assert!(!Cell::supersedes(&live(b"a", 5), &live(b"b", 5)));
-        assert!(Cell::supersedes(&live(b"ab", 5), &live(b"a", 5)));
-        assert!(Cell::supersedes(&live(b"a", 6), &dead(5)));
+        assert!(wins(&live(b"a", 2), &live(b"z", 1)));
+        assert!(!wins(&live(b"z", 1), &live(b"a", 2)));
+        assert!(wins(&dead(5), &live(b"a", 5)));
+        assert!(!wins(&live(b"a", 5), &dead(5)));
+        assert!(!wins(&dead(5), &dead(5)));
+        assert!(wins(&live(b"b", 5), &live(b"a", 5)));
+        assert!(!wins(&live(b"a", 5), &live(b"b", 5)));
+        assert!(wins(&live(b"ab", 5), &live(b"a", 5)));
+        assert!(wins(&live(b"a", 6), &dead(5)));
+    }
+
+    #[test]
+    fn reconcile_table_with_expiring_versions() {
+        let (live_exp, gone) = (expiring(b"a", 5, 10, NOW + 1), expiring(b"a", 5, 10, NOW));
+        // Timestamps still come first, expired or not.
+        assert!(wins(&live(b"a", 6), &expiring(b"z", 5, 10, NOW)));
+        assert!(!wins(&live(b"z", 4), &gone));
+        assert!(wins(&expiring(b"a", 6, 1, NOW + 1), &dead(5)));
+        // Equal timestamps: a version expired at the time of the write wins like a tombstone.
+        assert!(wins(&gone, &live(b"z", 5)));
+        assert!(!wins(&live(b"z", 5), &gone));
+        assert!(wins(&gone, &expiring(b"z", 5, 10, NOW + 1)));
+        // Both live, or both dead: the greater value.
+        assert!(wins(&expiring(b"b", 5, 1, NOW + 1), &live(b"a", 5)));
+        assert!(!wins(&live(b"a", 5), &expiring(b"b", 5, 1, NOW + 1)));
+        assert!(wins(&expiring(b"b", 5, 1, NOW), &gone));
+        assert!(
+            wins(&expiring(b"b", 5, 1, NOW), &dead(5)),
+            "tombstone value is empty"
+        );
+        // Equal values: the later expiry, none counting as latest.
+        assert!(wins(&live(b"a", 5), &live_exp));
+        assert!(!wins(&live_exp, &live(b"a", 5)));
+        assert!(wins(&expiring(b"a", 5, 10, NOW + 2), &live_exp));
+        assert!(!wins(&live_exp, &expiring(b"a", 5, 10, NOW + 2)));
+        assert!(wins(&dead(5), &expiring(b"", 5, 1, NOW)));
+        assert!(!wins(&expiring(b"", 5, 1, NOW), &dead(5)));
+        // Same expiry from different write times: the greater TTL, so order cannot matter.
+        assert!(wins(&expiring(b"a", 5, 20, NOW + 1), &live_exp));
+        assert!(!wins(&live_exp, &expiring(b"a", 5, 20, NOW + 1)));
+        // Identical versions: the existing one stays.
+        assert!(!wins(&live_exp, &live_exp.clone()));
+        assert!(!wins(&gone, &gone.clone()));
+    }
+
+    #[test]
+    fn expiring_columns_read_with_their_original_ttl_until_they_expire() {
+        let cell = Cell::written(b"v".to_vec(), 3, Some(10), NOW);
+        assert_eq!(cell, expiring(b"v", 3, 10, NOW + 10));
+        let column = |ttl| Column {
+            name: b"c".to_vec(),
+            value: b"v".to_vec(),
+            timestamp: 3,
+            ttl,
+        };
+        assert!(cell.is_live(NOW + 9));
+        assert_eq!(
+            cell.clone().into_column(b"c".to_vec(), NOW + 9),
+            Some(column(Some(10)))
+        );
+        assert!(!cell.is_live(NOW + 10));
+        assert!(!cell.is_tombstone());
+        assert_eq!(cell.into_column(b"c".to_vec(), NOW + 10), None);
+        let plain = Cell::written(b"v".to_vec(), 3, None, NOW);
+        assert_eq!(
+            plain.into_column(b"c".to_vec(), i64::MAX),
+            Some(column(None))
+        );
+        assert_eq!(dead(3).into_column(b"c".to_vec(), 0), None);
+        // No 2038 cap: a 20-year TTL written in 2030 expires in 2050, past i32 seconds.
+        let late = Cell::written(Vec::new(), 0, Some(630_720_000), 1_900_000_000);
+        assert!(late.is_live(i64::from(i32::MAX) + 1));
+        assert!(!late.is_live(2_530_720_000));
+    }
+
+    mod order {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn cell() -> impl Strategy<Value = Cell> {
+            // Few distinct timestamps, values and expiries, so ties are common.
+            let value = prop::collection::vec(0u8..3, 0..2);
+            prop_oneof![
+                (value.clone(), 0i64..3).prop_map(|(v, ts)| live(&v, ts)),
+                (value, 0i64..3, 1i32..4, NOW - 2..NOW + 3)
+                    .prop_map(|(v, ts, ttl, at)| expiring(&v, ts, ttl, at)),
+                (0i64..3, 0u32..2).prop_map(|(ts, ldt)| Cell::Tombstone {
+                    timestamp: ts,
+                    local_deletion_time: ldt,
+                }),
+            ]
+        }
+
+        /// What reads and later reconciles can observe of a version (a tombstone's local
+        /// deletion time only affects when it is purged).
+        fn observable(c: &Cell) -> Cell {
+            match c {
+                Cell::Tombstone { timestamp, .. } => dead(*timestamp),
+                other => other.clone(),
+            }
+        }
+
+        proptest! {
+            #[test]
+            fn reconcile_does_not_depend_on_arrival_order(a in cell(), b in cell(), c in cell()) {
+                let merge = |old: &Cell, new: &Cell| {
+                    if Cell::supersedes(new, old, NOW) { new.clone() } else { old.clone() }
+                };
+                // Exactly one side wins unless the two are observably identical.
+                let (ab, ba) = (wins(&a, &b), wins(&b, &a));
+                prop_assert!(!(ab && ba));
+                if !ab && !ba {
+                    prop_assert_eq!(observable(&a), observable(&b));
+                }
+                let orders = [
+                    merge(&merge(&a, &b), &c),
+                    merge(&merge(&a, &c), &b),
+                    merge(&merge(&b, &a), &c),
+                    merge(&merge(&b, &c), &a),
+                    merge(&merge(&c, &a), &b),
+                    merge(&merge(&c, &b), &a),
+                ];
+                for winner in &orders {
+                    prop_assert_eq!(observable(winner), observable(&orders[0]));
+                }
+            }
+        }
     }
 }

@@ -94,6 +94,7 @@ fn ins(name: &str, value: &str, ts: i64) -> Change {
         name: name.into(),
         value: value.into(),
         timestamp: ts,
+        ttl: None,
     };
     Change::Insert {
         super_column: None,
@@ -106,6 +107,7 @@ fn sub(sc: &str, name: &str, value: &str, ts: i64) -> Change {
         name: name.into(),
         value: value.into(),
         timestamp: ts,
+        ttl: None,
     };
     Change::Insert {
         super_column: Some(sc.into()),
@@ -318,6 +320,7 @@ fn long_names_sort_signed() {
             name: v.to_be_bytes().to_vec(),
             value: vec![],
             timestamp: 1,
+            ttl: None,
         };
         let mut m = RowMutation::new(KS, "k");
         for v in [5i64, -1, 0, i64::MIN, 300] {

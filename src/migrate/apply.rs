@@ -175,6 +175,7 @@ pub fn changes(row: &Row) -> Vec<Change> {
                     name: c.name.clone(),
                     value: c.value.clone(),
                     timestamp: c.timestamp,
+                    ttl: None,
                 },
             }
         }

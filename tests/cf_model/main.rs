@@ -135,7 +135,7 @@ fn change(cf: usize) -> BoxedStrategy<Change> {
     let sc_opt = move |sc: Vec<u8>| is_super.then_some(sc);
     prop_oneof![
         4 => (name.clone(), value, ts.clone(), sc.clone()).prop_map(move |(name, value, timestamp, sc)| {
-            Change::Insert { super_column: sc_opt(sc), column: Column { name, value, timestamp } }
+            Change::Insert { super_column: sc_opt(sc), column: Column { name, value, timestamp, ttl: None } }
         }),
         2 => (name, ts.clone(), sc.clone()).prop_map(move |(name, timestamp, sc)| {
             Change::DeleteColumn { super_column: sc_opt(sc), name, timestamp }

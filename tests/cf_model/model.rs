@@ -24,7 +24,7 @@ pub struct Model {
 
 fn merge(cells: &mut BTreeMap<(Vec<u8>, Vec<u8>), Cell>, key: (Vec<u8>, Vec<u8>), cell: Cell) {
     match cells.get(&key) {
-        Some(old) if !Cell::supersedes(&cell, old) => {}
+        Some(old) if !Cell::supersedes(&cell, old, 0) => {}
         _ => {
             cells.insert(key, cell);
         }
@@ -97,6 +97,7 @@ impl ModelRow {
                         name: name.clone(),
                         value: value.clone(),
                         timestamp: *timestamp,
+                        ttl: None,
                     })
                 }
                 _ => None,

@@ -21,6 +21,7 @@ fn insert(cf: usize, sc: Option<Vec<u8>>, name: Vec<u8>, timestamp: i64) -> (usi
         name,
         value: b"x".to_vec(),
         timestamp,
+        ttl: None,
     };
     (
         cf,

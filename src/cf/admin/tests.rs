@@ -68,6 +68,7 @@ fn ins(name: &str) -> Change {
             name: name.into(),
             value: b"value".to_vec(),
             timestamp: 1,
+            ttl: None,
         },
     }
 }
@@ -135,6 +136,7 @@ fn estimates_follow_writes_without_a_scan() {
             name: b"z".to_vec(),
             value: b"later".to_vec(),
             timestamp: 4,
+            ttl: None,
         },
     };
     write(&db, "Standard1", "c", later).unwrap();
