@@ -590,3 +590,5 @@ fn invalid_shapes_are_rejected_without_writing() {
         assert!(db.apply(unknown).unwrap().is_done());
     }
 }
+
+mod ttl;
