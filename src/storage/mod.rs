@@ -11,8 +11,8 @@
 //!    together ([`SyncPolicy`], group commit, [`Ack`]), with a [`RowSession`] per row
 //!    mutation; the `watermark` refuses a store that lost durable writes; `recovery`
 //!    reopens a failed engine from its files once the disk takes writes again;
-//! 4. **typed row API** — `rows`: cells, deletion markers, slices by name, rows by token and
-//!    the tombstones due for purge, as `cf` asks for them; the bytes (`keys`, `values`,
+//! 4. **typed row API** — `rows`: cells (expiring ones included), deletion markers, slices
+//!    by name, rows by token and the candidates of the tombstone purge, as `cf` asks for them; the bytes (`keys`, `values`,
 //!    `encoding`) stay private to storage.
 //!
 //! Beside the layers, the [`Catalog`] ties column families to stable ids and refuses a data
