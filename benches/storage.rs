@@ -64,6 +64,7 @@ fn insert(key: String, name: &[u8], value: &[u8], ts: i64) -> RowMutation {
         name: name.to_vec(),
         value: value.to_vec(),
         timestamp: ts,
+        ttl: None,
     };
     RowMutation {
         keyspace: KS.into(),
@@ -149,6 +150,7 @@ fn cf_single(n: usize) -> BenchResult<(f64, f64, f64)> {
                     name: format!("c{c:03}").into_bytes(),
                     value: VALUE.to_vec(),
                     timestamp: 1,
+                    ttl: None,
                 };
                 Change::Insert {
                     super_column: None,

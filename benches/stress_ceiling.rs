@@ -82,6 +82,7 @@ fn mutation(i: u64) -> RowMutation {
                 name: format!("C{c}").into_bytes(),
                 value: VALUE.to_vec(),
                 timestamp: 1,
+                ttl: None,
             },
         })
         .collect();

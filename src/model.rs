@@ -1,7 +1,8 @@
 //! Domain values shared by `service`, `cf` and `storage`: columns and super columns, the
 //! changes a row mutation carries, slice predicates and key ranges — and the two rules every
-//! layer agrees on: the reconcile rule (`docs/api.md#reconcile`) that decides which of two
-//! versions of a column survives, and 0.6's rules for keys and names (`docs/api.md#keys`,
+//! layer agrees on: the reconcile rule (`docs/api.md#reconcile`, extended to expiring columns
+//! in `docs/api-later.md#ttl`) that decides which of two versions of a column survives and
+//! when an expiring one is live, and 0.6's rules for keys and names (`docs/api.md#keys`,
 //! `#names`) with their exact messages, which `service` checks on every request and `cf`
 //! re-checks on what it is given.
 
@@ -18,6 +19,10 @@ pub struct Column {
     pub value: Vec<u8>,
     /// The client's timestamp; the higher one wins a reconcile.
     pub timestamp: i64,
+    /// Seconds the column lives after it is written (`docs/api-later.md#ttl`): on a write,
+    /// None for a column that never expires; on a read, the TTL it was written with (not the
+    /// time left). The 0.6 API writes None and ignores it on reads.
+    pub ttl: Option<i32>,
 }
 
 /// A super column with its live subcolumns, ascending by the subcolumn comparator.
@@ -39,15 +44,28 @@ pub enum ColumnOrSuper {
     Super(SuperColumn),
 }
 
-/// A stored version of one column: a value or a tombstone (`docs/api.md#stored-objects`).
+/// A stored version of one column: a value, an expiring value or a tombstone
+/// (`docs/api.md#stored-objects`, `docs/api-later.md#ttl`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Cell {
-    /// A value written at `timestamp`.
+    /// A value written at `timestamp` that never expires.
     Live {
         /// The column's value.
         value: Vec<u8>,
         /// The client's timestamp.
         timestamp: i64,
+    },
+    /// A value that is live while the server's clock is below `expires_at`, and afterwards
+    /// acts as a tombstone at `timestamp` deleted at its write time (`expires_at - ttl`).
+    Expiring {
+        /// The column's value.
+        value: Vec<u8>,
+        /// The client's timestamp.
+        timestamp: i64,
+        /// The TTL it was written with (seconds, positive): what reads return.
+        ttl: i32,
+        /// The server's clock (seconds) at write time plus `ttl`; 64 bits, so no 2038 cap.
+        expires_at: i64,
     },
     /// A deletion at `timestamp`.
     Tombstone {
@@ -59,32 +77,97 @@ pub enum Cell {
 }
 
 impl Cell {
-    /// The client-supplied timestamp of this version.
-    pub fn timestamp(&self) -> i64 {
-        match self {
-            Cell::Live { timestamp, .. } | Cell::Tombstone { timestamp, .. } => *timestamp,
+    /// The version an insert stores at server time `now` (seconds): expiring when it has a
+    /// TTL. The TTL must be positive (`cf` checks it first).
+    pub fn written(value: Vec<u8>, timestamp: i64, ttl: Option<i32>, now: i64) -> Cell {
+        match ttl {
+            None => Cell::Live { value, timestamp },
+            Some(ttl) => Cell::Expiring {
+                value,
+                timestamp,
+                ttl,
+                expires_at: now.saturating_add(i64::from(ttl)),
+            },
         }
     }
 
-    /// True for a tombstone.
+    /// The client-supplied timestamp of this version.
+    pub fn timestamp(&self) -> i64 {
+        match self {
+            Cell::Live { timestamp, .. }
+            | Cell::Expiring { timestamp, .. }
+            | Cell::Tombstone { timestamp, .. } => *timestamp,
+        }
+    }
+
+    /// True for a version stored as a tombstone (an expired cell is not one: see
+    /// [`Cell::is_live`]).
     pub fn is_tombstone(&self) -> bool {
         matches!(self, Cell::Tombstone { .. })
     }
 
-    /// `docs/api.md#reconcile`: does `new` replace `old`? Higher timestamp wins; on a tie a
-    /// tombstone wins (and between two tombstones the existing one stays); between two live
-    /// values the greater value (unsigned bytes) wins. The result never depends on arrival
-    /// order except where both sides are observably identical.
-    pub fn supersedes(new: &Cell, old: &Cell) -> bool {
+    /// True when reads see this version at server time `now` (seconds): a value that has not
+    /// expired.
+    pub fn is_live(&self, now: i64) -> bool {
+        match self {
+            Cell::Live { .. } => true,
+            Cell::Expiring { expires_at, .. } => now < *expires_at,
+            Cell::Tombstone { .. } => false,
+        }
+    }
+
+    /// The column a read returns for this version at server time `now`, or None when it is
+    /// not live.
+    pub fn into_column(self, name: Vec<u8>, now: i64) -> Option<Column> {
+        match self {
+            Cell::Live { value, timestamp } => Some(Column {
+                name,
+                value,
+                timestamp,
+                ttl: None,
+            }),
+            Cell::Expiring {
+                value,
+                timestamp,
+                ttl,
+                expires_at,
+            } if now < expires_at => Some(Column {
+                name,
+                value,
+                timestamp,
+                ttl: Some(ttl),
+            }),
+            Cell::Expiring { .. } | Cell::Tombstone { .. } => None,
+        }
+    }
+
+    /// `docs/api-later.md#ttl` (which extends `docs/api.md#reconcile`): does `new` replace
+    /// `old` when it is written at server time `now`? Higher timestamp wins. On a tie a
+    /// version that is not live at `now` (tombstone or expired) wins over a live one; then
+    /// the greater value (unsigned bytes; a tombstone has the empty value); then the later
+    /// expiry, no expiry counting as latest (so a tombstone beats an expired empty value);
+    /// then the greater TTL. Only versions that are observably identical tie, and then the
+    /// existing one stays, so the result never depends on arrival order.
+    pub fn supersedes(new: &Cell, old: &Cell, now: i64) -> bool {
         match new.timestamp().cmp(&old.timestamp()) {
             Ordering::Greater => true,
             Ordering::Less => false,
-            Ordering::Equal => match (new, old) {
-                (Cell::Tombstone { .. }, Cell::Live { .. }) => true,
-                (Cell::Live { .. }, Cell::Tombstone { .. }) => false,
-                (Cell::Tombstone { .. }, Cell::Tombstone { .. }) => false,
-                (Cell::Live { value: n, .. }, Cell::Live { value: o, .. }) => n > o,
-            },
+            Ordering::Equal => new.tie_rank(now) > old.tie_rank(now),
+        }
+    }
+
+    /// The order among versions with equal timestamps (see [`Cell::supersedes`]).
+    fn tie_rank(&self, now: i64) -> (bool, &[u8], i64, i32) {
+        let dead = !self.is_live(now);
+        match self {
+            Cell::Live { value, .. } => (dead, value, i64::MAX, 0),
+            Cell::Expiring {
+                value,
+                ttl,
+                expires_at,
+                ..
+            } => (dead, value, *expires_at, *ttl),
+            Cell::Tombstone { .. } => (dead, &[], i64::MAX, 0),
         }
     }
 }
@@ -381,70 +464,4 @@ pub struct KeySlice {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn live(v: &[u8], ts: i64) -> Cell {
-        Cell::Live {
-            value: v.to_vec(),
-            timestamp: ts,
-        }
-    }
-    fn dead(ts: i64) -> Cell {
-        Cell::Tombstone {
-            timestamp: ts,
-            local_deletion_time: 0,
-        }
-    }
-
-    #[test]
-    fn name_and_key_rules_say_what_0_6_says() {
-        let message = |r: Result<()>| match r {
-            Err(Error::InvalidRequest(m)) => m,
-            other => panic!("{other:?}"),
-        };
-        assert_eq!(
-            message(check_name_length(NameLevel::Column, b"")),
-            "column name must not be empty"
-        );
-        assert_eq!(
-            message(check_name_length(NameLevel::SuperColumn, &[b'a'; 65536])),
-            "supercolumn name length must not be greater than 65535"
-        );
-        assert!(check_name_length(NameLevel::Column, &[b'a'; 65535]).is_ok());
-        assert_eq!(message(check_key_present(b"")), "Key may not be empty");
-        assert!(check_key_present(b"k").is_ok());
-        assert!(check_key_present(&[0xFF]).is_ok());
-    }
-
-    #[test]
-    fn mutations_group_changes_by_column_family_in_order() {
-        let delete = |timestamp| Change::DeleteRow { timestamp };
-        let mut m = RowMutation::new("ks", "k");
-        assert!(m.is_empty());
-        m.push("B", delete(1));
-        m.push("A", delete(2));
-        m.push("B", delete(3));
-        assert_eq!(
-            m.changes,
-            vec![
-                ("B".to_string(), vec![delete(1), delete(3)]),
-                ("A".to_string(), vec![delete(2)]),
-            ]
-        );
-        assert!(!m.is_empty());
-    }
-
-    #[test]
-    fn reconcile_table() {
-        assert!(Cell::supersedes(&live(b"a", 2), &live(b"z", 1)));
-        assert!(!Cell::supersedes(&live(b"z", 1), &live(b"a", 2)));
-        assert!(Cell::supersedes(&dead(5), &live(b"a", 5)));
-        assert!(!Cell::supersedes(&live(b"a", 5), &dead(5)));
-        assert!(!Cell::supersedes(&dead(5), &dead(5)));
-        assert!(Cell::supersedes(&live(b"b", 5), &live(b"a", 5)));
-        assert!(!Cell::supersedes(&live(b"a", 5), &live(b"b", 5)));
-        assert!(Cell::supersedes(&live(b"ab", 5), &live(b"a", 5)));
-        assert!(Cell::supersedes(&live(b"a", 6), &dead(5)));
-    }
-}
+mod tests;

@@ -87,6 +87,7 @@ fn mutation(writer: usize, n: usize) -> RowMutation {
             name: format!("c{c}").into_bytes(),
             value: value.clone(),
             timestamp: n as i64,
+            ttl: None,
         };
         let standard = Change::Insert {
             super_column: None,

@@ -22,9 +22,9 @@ pub struct CfScan {
     pub column_type: String,
     /// Rows with at least one live column.
     pub live_rows: u64,
-    /// Live columns (subcolumns in a Super CF).
+    /// Live columns (subcolumns in a Super CF), expiring ones that have not expired included.
     pub live_columns: u64,
-    /// Row, super-column and column tombstones still stored.
+    /// Row, super-column and column tombstones still stored, expired columns included.
     pub tombstones: u64,
     /// Bytes of the CF's keys and values as stored (before sled's own overhead).
     pub bytes: u64,
@@ -117,12 +117,14 @@ impl Db {
     fn scan_cf(&self, keyspace: &str, cf: &str, layout: &CfLayout) -> Result<CfScan> {
         let start = self.counters.scan_start(layout.id);
         let mut stats = self.empty_stats(keyspace, cf);
+        let now = i64::from(self.now());
         {
             let mut row: Option<(Vec<u8>, bool)> = None;
             for item in self.store.entries(layout) {
                 let entry = item?;
                 stats.bytes += entry.stored_bytes() as u64;
-                let live = entry.is_live();
+                // An expired column counts as the tombstone it has become.
+                let live = entry.is_live(now);
                 match live {
                     true => stats.live_columns += 1,
                     false => stats.tombstones += 1,

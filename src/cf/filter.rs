@@ -88,6 +88,7 @@ mod tests {
             name: name.to_vec(),
             value: value.to_vec(),
             timestamp: 0,
+            ttl: None,
         }
     }
 

@@ -1,7 +1,9 @@
 //! Tombstone purge after GCGraceSeconds (`docs/compatibility.md#s5`). Row, super-column and
 //! column tombstones whose local deletion time is older than the grace period are removed, and
-//! a row left with nothing stops appearing as a range ghost. A background thread runs the purge
-//! regularly.
+//! a row left with nothing stops appearing as a range ghost. An expired column is a tombstone
+//! whose local deletion time is its write time (`docs/api-later.md#ttl`): it goes once it has
+//! expired and its write time is older than the grace period. A background thread runs the
+//! purge regularly.
 
 use super::Db;
 use crate::error::Result;
@@ -32,6 +34,8 @@ impl Db {
         let now = i64::from(self.now());
         let grace = i64::from(self.options.gc_grace_seconds);
         let expired = |ldt: u32| i64::from(ldt) + grace < now;
+        // `found` counts unexpired expiring columns too, so a CF holding one is never
+        // marked clean: it will need a purge once it expires, with no write in between.
         let mut purged = 0;
         for (keyspace, cf, layout) in self.catalog.layouts() {
             // A CF left without tombstones, and written none since, has nothing to purge:
@@ -45,15 +49,21 @@ impl Db {
             for item in self.store.tombstones(layout) {
                 let tombstone = item?;
                 found += 1;
-                let ldt = match &tombstone.value {
-                    StoredValue::Marker(marker) => marker.local_deletion_time,
+                let purgeable = match &tombstone.value {
+                    StoredValue::Marker(marker) => expired(marker.local_deletion_time),
                     StoredValue::Cell(Cell::Tombstone {
                         local_deletion_time,
                         ..
-                    }) => *local_deletion_time,
+                    }) => expired(*local_deletion_time),
+                    StoredValue::Cell(Cell::Expiring {
+                        ttl, expires_at, ..
+                    }) => {
+                        let written = expires_at.saturating_sub(i64::from(*ttl));
+                        now >= *expires_at && written.saturating_add(grace) < now
+                    }
                     StoredValue::Cell(Cell::Live { .. }) => continue,
                 };
-                if !expired(ldt) {
+                if !purgeable {
                     continue;
                 }
                 match candidates.last_mut() {
@@ -84,9 +94,22 @@ impl Db {
             if self.is_drained() {
                 break;
             }
-            let (deleted, bytes) = self.store.delete_unchanged(entries)?;
-            self.counters.purged(cf_id, deleted as i64, bytes as i64);
-            purged += deleted;
+            // Tombstones and expired columns leave different counters (`stats`).
+            let (columns, tombstones): (Vec<_>, Vec<_>) =
+                entries.into_iter().partition(StoredEntry::holds_value);
+            for (entries, expired_columns) in [(tombstones, false), (columns, true)] {
+                if entries.is_empty() {
+                    continue;
+                }
+                let (deleted, bytes) = self.store.delete_unchanged(entries)?;
+                match expired_columns {
+                    true => self
+                        .counters
+                        .expired_purged(cf_id, deleted as i64, bytes as i64),
+                    false => self.counters.purged(cf_id, deleted as i64, bytes as i64),
+                }
+                purged += deleted;
+            }
         }
         Ok(purged)
     }

@@ -5,8 +5,9 @@
 //!
 //! Tombstones are applied at write time. A row or super-column delete physically removes
 //! what it hides and stays as a marker; an insert the markers (or a newer column version)
-//! would hide is dropped. So everything stored is visible except column tombstones, which
-//! reads skip — and reads need no tombstone lookups. Writes to one row are serialised by a
+//! would hide is dropped. So everything stored is visible except column tombstones and
+//! expired columns (`docs/api-later.md#ttl`: an expiring column's expiry is the Db clock at
+//! apply time plus its TTL), which reads skip — and reads need no tombstone lookups. Writes to one row are serialised by a
 //! striped lock so that read-reconcile-write is atomic; each row mutation is one atomic
 //! storage batch.
 
@@ -33,7 +34,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 pub use admin::{CfScan, CfSelection, DRAINED};
 pub use gc::MaintenanceHandle;
 
-/// Seconds since the epoch, as the server's clock for tombstone local deletion times.
+/// Seconds since the epoch, as the server's clock for tombstone local deletion times and
+/// column expiry.
 pub type Clock = Arc<dyn Fn() -> u32 + Send + Sync>;
 
 /// The system clock.
@@ -60,7 +62,7 @@ pub struct DbOptions {
     /// Size above which a row's packed chunk is split (`storage::MAX_CHUNK_BYTES`; tests use
     /// tiny chunks to exercise splits).
     pub chunk_bytes: usize,
-    /// The local deletion time of tombstones and the purge's notion of now.
+    /// The local deletion time of tombstones, the now of column expiry, and the purge's now.
     pub clock: Clock,
 }
 

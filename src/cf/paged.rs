@@ -5,9 +5,7 @@
 
 use super::{CfRef, Db};
 use crate::error::Result;
-use crate::model::{
-    Cell, Column, ColumnOrSuper, KeyRange, KeySlice, Predicate, SliceRange, SuperColumn,
-};
+use crate::model::{ColumnOrSuper, KeyRange, KeySlice, Predicate, SliceRange, SuperColumn};
 use crate::storage::{EncodedRow, NameRange, SuperEntry};
 
 impl Db {
@@ -89,6 +87,7 @@ impl Db {
         let mut out = Vec::new();
         let mut used = 0;
         let mut current: Option<SuperColumn> = None;
+        let now = i64::from(self.now());
         let range = NameRange {
             start: from,
             finish: &[],
@@ -111,18 +110,10 @@ impl Db {
                     columns: Vec::new(),
                 });
             }
-            if let SuperEntry::Cell {
-                name,
-                cell: Cell::Live { value, timestamp },
-                ..
-            } = entry
-            {
-                if let Some(sc) = current.as_mut() {
-                    sc.columns.push(Column {
-                        name,
-                        value,
-                        timestamp,
-                    });
+            if let SuperEntry::Cell { name, cell, .. } = entry {
+                // Expired columns are skipped like tombstones (`docs/api-later.md#ttl`).
+                if let (Some(sc), Some(column)) = (current.as_mut(), cell.into_column(name, now)) {
+                    sc.columns.push(column);
                     used += 1;
                 }
             }

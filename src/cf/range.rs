@@ -1,8 +1,9 @@
 //! Range reads over rows (`docs/api.md#range-slices`, `#key-ranges`): rows in token order from
 //! the range start, wrapping around the ring for token ranges whose start ≥ end, each row
-//! sliced by the predicate. Every row that holds anything in the CF — even only tombstones — is
-//! returned, possibly with no columns ("range ghosts"), and counts towards the row limit. Split
-//! points for `describe_splits` walk the same ranges across every column family.
+//! sliced by the predicate. Every row that holds anything in the CF — even only tombstones or
+//! expired columns — is returned, possibly with no columns ("range ghosts"), and counts
+//! towards the row limit. Split points for `describe_splits` walk the same ranges across
+//! every column family.
 
 use super::{CfRef, Db};
 use crate::error::Result;

@@ -1,12 +1,13 @@
 //! Reads inside one row (`docs/api.md#reads`, 7.1–7.5): get by path, names and range slices
 //! over columns, super columns or one super column's subcolumns, and counts. Only live versions
-//! are stored apart from column tombstones (see the module doc of `cf`), so a read is a scan
-//! that skips tombstones and counts what it returns.
+//! are stored apart from column tombstones and expiring columns (see the module doc of `cf`),
+//! so a read is a scan that skips tombstones and columns expired at the Db clock's now, and
+//! counts what it returns.
 
 use super::{CfRef, Db};
 use crate::comparator::Comparator;
 use crate::error::{Error, Result};
-use crate::model::{Cell, Column, ColumnOrSuper, ColumnParent, Predicate, SliceRange, SuperColumn};
+use crate::model::{Column, ColumnOrSuper, ColumnParent, Predicate, SliceRange, SuperColumn};
 use crate::storage::{EncodedRow, NameRange, SuperEntry};
 
 /// Names sorted by the comparator, duplicates removed (results come in comparator order).
@@ -103,16 +104,11 @@ impl Db {
         super_column: Option<&[u8]>,
         name: &[u8],
     ) -> Result<Option<Column>> {
-        Ok(
-            match self.store.get_cell(cf.layout, row, super_column, name)? {
-                Some(Cell::Live { value, timestamp }) => Some(Column {
-                    name: name.to_vec(),
-                    value,
-                    timestamp,
-                }),
-                _ => None,
-            },
-        )
+        let now = i64::from(self.now());
+        Ok(self
+            .store
+            .get_cell(cf.layout, row, super_column, name)?
+            .and_then(|cell| cell.into_column(name.to_vec(), now)))
     }
 
     /// Columns of a Standard row, or subcolumns of one super column.
@@ -137,17 +133,14 @@ impl Db {
                 if range.count == 0 {
                     return Ok(out);
                 }
+                let now = i64::from(self.now());
                 let cells = self
                     .store
                     .cells(cf.layout, row, super_column, NameRange::from(range));
                 for item in cells {
                     let (name, cell) = item?;
-                    if let Cell::Live { value, timestamp } = cell {
-                        out.push(ColumnOrSuper::Column(Column {
-                            name,
-                            value,
-                            timestamp,
-                        }));
+                    if let Some(column) = cell.into_column(name, now) {
+                        out.push(ColumnOrSuper::Column(column));
                         if out.len() >= range.count {
                             break;
                         }
@@ -191,6 +184,7 @@ impl Db {
         if range.count == 0 {
             return Ok(out);
         }
+        let now = i64::from(self.now());
         let mut current: Option<SuperColumn> = None;
         let finish = |sc: SuperColumn, out: &mut Vec<SuperColumn>| {
             if !sc.columns.is_empty() {
@@ -222,18 +216,9 @@ impl Db {
                 });
             }
             // A super column's own marker only starts it; its live subcolumns fill it.
-            if let SuperEntry::Cell {
-                name,
-                cell: Cell::Live { value, timestamp },
-                ..
-            } = entry
-            {
-                if let Some(sc) = current.as_mut() {
-                    sc.columns.push(Column {
-                        name,
-                        value,
-                        timestamp,
-                    });
+            if let SuperEntry::Cell { name, cell, .. } = entry {
+                if let (Some(sc), Some(column)) = (current.as_mut(), cell.into_column(name, now)) {
+                    sc.columns.push(column);
                 }
             }
         }

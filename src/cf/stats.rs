@@ -11,6 +11,13 @@
 //! A truncate empties its column family while no write runs, so its estimates restart from
 //! zero (a statistics scan running across the truncate may still set them from what it saw).
 //!
+//! Expiring columns: a column expires with no write to count it, so the write path counts
+//! an expiring column as a live column (and its row as live) from its write until it is
+//! overwritten, hidden by a delete, or purged; the purge then subtracts it from the live
+//! columns, but its row stays counted as live. A scan counts what reads see at its time:
+//! an expired column as a tombstone. Between scans the estimates can therefore overstate
+//! live columns and rows while expired columns wait for the purge.
+//!
 //! The same counters let the tombstone purge skip a column family that holds no tombstone:
 //! a purge that leaves none behind remembers how many tombstones had been written then, and
 //! the next one scans only if more were written since.
@@ -25,7 +32,8 @@ pub(crate) struct Tally {
     pub live_columns: i64,
     pub tombstones: i64,
     pub bytes: i64,
-    /// Tombstones and markers written (never decreases): what the purge looks at.
+    /// Tombstones, markers and expiring columns written (never decreases): what the purge
+    /// looks at.
     pub tombstones_written: u64,
 }
 
@@ -104,6 +112,13 @@ impl Counters {
     pub fn purged(&self, id: u32, tombstones: i64, bytes: i64) {
         let Some(c) = self.cf(id) else { return };
         c.tombstones.fetch_sub(tombstones, Ordering::Relaxed);
+        c.bytes.fetch_sub(bytes, Ordering::Relaxed);
+    }
+
+    /// Expired columns purged: the write path counted them as live columns.
+    pub fn expired_purged(&self, id: u32, columns: i64, bytes: i64) {
+        let Some(c) = self.cf(id) else { return };
+        c.live_columns.fetch_sub(columns, Ordering::Relaxed);
         c.bytes.fetch_sub(bytes, Ordering::Relaxed);
     }
 

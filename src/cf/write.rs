@@ -30,13 +30,13 @@ struct Delta {
 }
 
 impl Delta {
-    fn add_cell(&mut self, super_column: Option<Vec<u8>>, name: Vec<u8>, cell: Cell) {
+    fn add_cell(&mut self, super_column: Option<Vec<u8>>, name: Vec<u8>, cell: Cell, now: u32) {
         match self.cells.entry((super_column, name)) {
             std::collections::btree_map::Entry::Vacant(slot) => {
                 slot.insert(cell);
             }
             std::collections::btree_map::Entry::Occupied(mut slot) => {
-                if Cell::supersedes(&cell, slot.get()) {
+                if Cell::supersedes(&cell, slot.get(), i64::from(now)) {
                     slot.insert(cell);
                 }
             }
@@ -304,7 +304,7 @@ fn plan(
         let stored = store.get_cell(layout, row, super_column, &name)?;
         if stored
             .as_ref()
-            .is_none_or(|old| Cell::supersedes(&cell, old))
+            .is_none_or(|old| Cell::supersedes(&cell, old, i64::from(now)))
         {
             let size = writes.put_cell(layout, row, super_column, &name, &cell);
             if let Some(old) = &stored {
@@ -312,7 +312,7 @@ fn plan(
             }
             count_cell(tally, &cell, size.key, 1);
             if let Some((_, live_after)) = &mut liveness {
-                *live_after |= matches!(cell, Cell::Live { .. });
+                *live_after |= !cell.is_tombstone();
             }
         }
     }
@@ -325,7 +325,7 @@ fn plan(
         };
         let before = store
             .entries_under(layout, row, MarkerAt::Row)
-            .filter(|entry| entry.as_ref().map_or(true, |e| e.is_live()))
+            .filter(|entry| entry.as_ref().map_or(true, |e| e.holds_value()))
             .take(enough)
             .try_fold(0i64, |n, entry| entry.map(|_| n + 1))?;
         liveness = Some((before > 0, before + tally.live_columns > 0));
@@ -336,10 +336,18 @@ fn plan(
     Ok(())
 }
 
-/// Adds (`sign` 1) or removes (-1) one stored cell version in the tally.
+/// Adds (`sign` 1) or removes (-1) one stored cell version in the tally. An expiring
+/// column counts as a live column until it is removed, expired or not (`stats`), and its
+/// write counts as a tombstone written: the purge must look at it once it expires.
 fn count_cell(tally: &mut Tally, cell: &Cell, key_len: usize, sign: i64) {
     match cell {
         Cell::Live { .. } => tally.live_columns += sign,
+        Cell::Expiring { .. } => {
+            tally.live_columns += sign;
+            if sign > 0 {
+                tally.tombstones_written += 1;
+            }
+        }
         Cell::Tombstone { .. } => {
             tally.tombstones += sign;
             if sign > 0 {
@@ -389,7 +397,7 @@ fn plan_new_row(
         }
         let size = writes.put_cell(layout, row, super_column.as_deref(), &name, &cell);
         count_cell(tally, &cell, size.key, 1);
-        live |= matches!(cell, Cell::Live { .. });
+        live |= !cell.is_tombstone();
     }
     tally.live_rows += i64::from(live);
     Ok(())
@@ -424,7 +432,8 @@ fn drop_hidden(
             StoredValue::Marker(marker) => marker.timestamp,
             StoredValue::Cell(cell) => cell.timestamp(),
         };
-        let live = stored.is_live();
+        // As the statistics count it (see `count_cell`).
+        let live = stored.holds_value();
         live_before |= live;
         if ts <= t {
             writes.delete(&stored);
@@ -469,11 +478,13 @@ fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: Change, now: u32) -> Res
             column,
         } => {
             check_path(&super_column, &column.name)?;
-            let cell = Cell::Live {
-                value: column.value,
-                timestamp: column.timestamp,
-            };
-            delta.add_cell(super_column, column.name, cell);
+            // `service` checks the TTL's range; this keeps a direct caller from storing a
+            // cell that is born expired.
+            if column.ttl.is_some_and(|ttl| ttl <= 0) {
+                return Err(Error::invalid("ttl must be positive"));
+            }
+            let cell = Cell::written(column.value, column.timestamp, column.ttl, now.into());
+            delta.add_cell(super_column, column.name, cell, now);
         }
         Change::DeleteColumn {
             super_column,
@@ -485,7 +496,7 @@ fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: Change, now: u32) -> Res
                 timestamp,
                 local_deletion_time: now,
             };
-            delta.add_cell(super_column, name, cell);
+            delta.add_cell(super_column, name, cell, now);
         }
         Change::DeleteSuper { name, timestamp } => {
             if !def.is_super() {

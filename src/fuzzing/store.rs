@@ -1,11 +1,13 @@
 //! The damaged-store target: a real database's engine contents — row keys, packed chunks of
-//! cells and deletion markers, the catalog and the generation meta keys — changed by the
+//! cells (expiring ones, expired or not, among them) and deletion markers, the catalog and
+//! the generation meta keys — changed by the
 //! fuzzer's edits, then opened and read and written through the API, with the watermark file
 //! beside it holding fuzzer text too.
 
 use super::test_config;
 use crate::cf::{Clock, Db, DbOptions};
 use crate::config::Config;
+use crate::model::{Change, Column, RowMutation};
 use crate::protocol::{
     CassandraSyncHandler, ColumnParent, ColumnPath, ConsistencyLevel, KeyRange, SlicePredicate,
     SliceRange,
@@ -63,10 +65,15 @@ fn config() -> &'static Arc<Config> {
     CONFIG.get_or_init(|| test_config("", Path::new(".")))
 }
 
-fn open(engine: Arc<dyn Engine>) -> crate::Result<Arc<Db>> {
+/// The clock of the damaged store's runs.
+const NOW: u32 = 1_700_000_000;
+/// The clock the seed is written at: its short-TTL columns have expired by [`NOW`].
+const SEED_TIME: u32 = NOW - 100;
+
+fn open(engine: Arc<dyn Engine>, now: u32) -> crate::Result<Arc<Db>> {
     let config = config();
     // A fixed clock keeps runs reproducible; no grace, so the purge finds every tombstone.
-    let clock: Clock = Arc::new(|| 1_700_000_000);
+    let clock: Clock = Arc::new(move || now);
     let options = DbOptions {
         partitioner: config.partitioner,
         sync: SyncPolicy::Periodic(Duration::from_secs(3600)),
@@ -90,6 +97,32 @@ fn name(cf: &str, i: u8) -> Vec<u8> {
         "StdLong" | "SuperLong" => u64::from(i).to_be_bytes().to_vec(),
         _ => format!("c{i:02}").into_bytes(),
     }
+}
+
+/// Expiring columns in row r3 of every family, straight through `Db` (the 0.6 API has no
+/// TTL): one expired by [`NOW`], one still live.
+fn write_expiring(db: &Db) -> crate::Result<()> {
+    for (cf, sup, _) in FAMILIES {
+        let mut m = RowMutation::new(KS, "r3");
+        for (i, ttl) in [(20u8, 10), (21, 1_000)] {
+            let column = Column {
+                name: name(cf, i),
+                value: vec![b't'; 5],
+                timestamp: 1_000,
+                ttl: Some(ttl),
+            };
+            let super_column = sup.then(|| b"s1".to_vec());
+            m.push(
+                cf,
+                Change::Insert {
+                    super_column,
+                    column,
+                },
+            );
+        }
+        db.apply(m)?.wait()?;
+    }
+    Ok(())
 }
 
 /// Writes the seed data: every family, several chunks per row, column, super column and row
@@ -124,13 +157,16 @@ fn seed() -> &'static Vec<(Vec<u8>, Vec<u8>)> {
     static SEED: OnceLock<Vec<(Vec<u8>, Vec<u8>)>> = OnceLock::new();
     SEED.get_or_init(|| {
         let engine = Arc::new(MemoryEngine::new());
-        let db = match open(engine.clone()) {
+        let db = match open(engine.clone(), SEED_TIME) {
             Ok(db) => db,
             Err(e) => panic!("the seed database does not open: {e}"),
         };
         let service = Service::new(Arc::clone(&db), Arc::clone(config()));
         if let Err(e) = write_seed(&service.session()) {
             panic!("the seed data cannot be written: {e:?}");
+        }
+        if let Err(e) = write_expiring(&db) {
+            panic!("the seed's expiring columns cannot be written: {e}");
         }
         if let Err(e) = db.close() {
             panic!("the seed database does not close: {e}");
@@ -313,7 +349,7 @@ pub fn corrupted(data: &[u8]) {
     if let Err(e) = engine.inner.apply(batch) {
         panic!("the in-memory engine refused a batch: {e}");
     }
-    let Ok(db) = open(Arc::new(engine)) else {
+    let Ok(db) = open(Arc::new(engine), NOW) else {
         return;
     };
     let service = Service::new(Arc::clone(&db), Arc::clone(config()));

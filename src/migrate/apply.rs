@@ -76,6 +76,8 @@ fn slice(start: Vec<u8>, count: usize) -> Predicate {
     })
 }
 
+/// A read column as 0.6's row shape: 0.6 has no TTL, so a live expiring column becomes a
+/// plain one (an expired one is never read: like a tombstone, it is not exported).
 fn column(c: model::Column) -> Column {
     Column {
         name: c.name,
@@ -175,6 +177,7 @@ pub fn changes(row: &Row) -> Vec<Change> {
                     name: c.name.clone(),
                     value: c.value.clone(),
                     timestamp: c.timestamp,
+                    ttl: None,
                 },
             }
         }

@@ -1,6 +1,8 @@
 //! Whole exports: the visible rows of one column family as sstable2json text, all rows in
 //! partitioner order or only the `-k` keys (in the order given), minus the `-x` keys. Rows
-//! that read empty are left out (they carry nothing to import). Written to a file, the text
+//! that read empty are left out (they carry nothing to import). 0.6's text has no TTL: a live
+//! expiring column is exported as a plain column, an expired one is left out as a deleted
+//! one is. Written to a file, the text
 //! goes to a temporary sibling that is renamed into place only when the export succeeded,
 //! so a failed export leaves no partial file behind.
 
@@ -63,3 +65,7 @@ pub fn to_file(source: &mut dyn RowSource, filter: &Filter, path: &Path) -> Resu
         .map_err(|e| Error::Storage(format!("cannot write {}: {e}", path.display())))?;
     Ok(summary)
 }
+
+#[cfg(test)]
+#[path = "export_tests.rs"]
+mod tests;

@@ -107,6 +107,7 @@ pub(crate) fn insert(path: &ColumnPath, name: Vec<u8>, value: Vec<u8>, timestamp
             name,
             value,
             timestamp,
+            ttl: None,
         },
     }
 }
@@ -137,6 +138,7 @@ pub(crate) fn cosc_changes(cosc: &ColumnOrSuperColumn, out: &mut Vec<Change>) {
                 name: c.name.clone(),
                 value: c.value.clone(),
                 timestamp: c.timestamp,
+                ttl: None,
             },
         }),
         (None, Some(sc)) => out.extend(sc.columns.iter().map(|c| Change::Insert {
@@ -145,6 +147,7 @@ pub(crate) fn cosc_changes(cosc: &ColumnOrSuperColumn, out: &mut Vec<Change>) {
                 name: c.name.clone(),
                 value: c.value.clone(),
                 timestamp: c.timestamp,
+                ttl: None,
             },
         })),
         (None, None) => {}
@@ -161,6 +164,7 @@ pub(crate) fn cosc_into_changes(cosc: ColumnOrSuperColumn, out: &mut Vec<Change>
                 name: c.name,
                 value: c.value,
                 timestamp: c.timestamp,
+                ttl: None,
             },
         }),
         (None, Some(sc)) => {
@@ -174,6 +178,7 @@ pub(crate) fn cosc_into_changes(cosc: ColumnOrSuperColumn, out: &mut Vec<Change>
                         name: c.name,
                         value: c.value,
                         timestamp: c.timestamp,
+                        ttl: None,
                     },
                 }
             }));

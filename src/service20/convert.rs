@@ -97,9 +97,10 @@ pub(super) fn key_range(bounds: RowBounds, count: i32) -> Result<model::KeyRange
     })
 }
 
-/// A stored column as the later API shows it.
+/// A stored column as the later API shows it: a live expiring column with the TTL it was
+/// written with.
 pub(super) fn column(c: model::Column) -> Column {
-    Column::new(c.name, c.value, c.timestamp, None)
+    Column::new(c.name, c.value, c.timestamp, c.ttl)
 }
 
 /// One read result as a ColumnOrSuperColumn.

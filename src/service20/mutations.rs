@@ -126,6 +126,7 @@ pub(super) fn model_column(column: Column) -> model::Column {
         name: column.name,
         value: column.value.unwrap_or_default(),
         timestamp: column.timestamp.unwrap_or_default(),
+        ttl: column.ttl,
     }
 }
 

@@ -9,11 +9,11 @@
 //!    values (chunks), behind logical get/scan/plan;
 //! 3. **row store and durability** — [`Store`] puts packing and the `CommitLogSync` policy
 //!    together ([`SyncPolicy`], group commit, [`Ack`]), with a [`RowSession`] per row
-//!    mutation (or per atomic batch of several rows); the `watermark` refuses a store that lost durable writes; `recovery`
-//!    reopens a failed engine from its files once the disk takes writes again;
-//! 4. **typed row API** — `rows`: cells, deletion markers, slices by name, rows by token or
-//!    key bounds, the tombstones due for purge and a column family's truncation, as `cf`
-//!    asks for them; the bytes (`keys`, `values`,
+//!    mutation (or per atomic batch of several rows); the `watermark` refuses a store that
+//!    lost durable writes; `recovery` reopens a failed engine from its files once the disk takes writes again;
+//! 4. **typed row API** — `rows`: cells (expiring ones included), deletion markers, slices
+//!    by name, rows by token or key bounds, the tombstones due for purge and a column
+//!    family's truncation, as `cf` asks for them; the bytes (`keys`, `values`,
 //!    `encoding`) stay private to storage.
 //!
 //! Beside the layers, the [`Catalog`] ties column families to stable ids and refuses a data

@@ -1,17 +1,24 @@
 //! Value layouts: what sled stores under each key of `keys`.
 //!
 //! ```text
-//! live column     00 | timestamp:i64 | value bytes
+//! live column      00 | timestamp:i64 | value bytes
 //! column tombstone 01 | timestamp:i64 | local deletion time:u32
+//! expiring column  02 | timestamp:i64 | ttl:i32 | expires at:i64 | value bytes
 //! row / super-column tombstone  timestamp:i64 | local deletion time:u32
 //! ```
-//! Integers are big-endian. A value that does not parse is reported as corruption.
+//! Integers are big-endian; times are seconds since the epoch. Tag 2 came with expiring
+//! columns; the older tags are unchanged, so stores written before open as they were. A
+//! value that does not parse (or an expiring column whose TTL is not positive, which no
+//! write stores) is reported as corruption.
 
 use crate::error::{Error, Result};
 use crate::model::Cell;
 
 const LIVE: u8 = 0;
 const TOMBSTONE: u8 = 1;
+const EXPIRING: u8 = 2;
+/// Tag, timestamp, ttl and expiry of an expiring column, before its value.
+const EXPIRING_HEADER: usize = 1 + 8 + 4 + 8;
 
 /// A row or super-column deletion marker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +33,7 @@ pub struct Marker {
 pub fn stored_value_len(cell: &Cell) -> usize {
     match cell {
         Cell::Live { value, .. } => 9 + value.len(),
+        Cell::Expiring { value, .. } => EXPIRING_HEADER + value.len(),
         Cell::Tombstone { .. } => 13,
     }
 }
@@ -37,6 +45,20 @@ pub fn encode_cell(cell: &Cell) -> Vec<u8> {
             let mut out = Vec::with_capacity(9 + value.len());
             out.push(LIVE);
             out.extend_from_slice(&timestamp.to_be_bytes());
+            out.extend_from_slice(value);
+            out
+        }
+        Cell::Expiring {
+            value,
+            timestamp,
+            ttl,
+            expires_at,
+        } => {
+            let mut out = Vec::with_capacity(EXPIRING_HEADER + value.len());
+            out.push(EXPIRING);
+            out.extend_from_slice(&timestamp.to_be_bytes());
+            out.extend_from_slice(&ttl.to_be_bytes());
+            out.extend_from_slice(&expires_at.to_be_bytes());
             out.extend_from_slice(value);
             out
         }
@@ -76,6 +98,21 @@ pub fn decode_cell(bytes: &[u8]) -> Result<Cell> {
             Ok(Cell::Tombstone {
                 timestamp,
                 local_deletion_time: u32::from_be_bytes(ldt.try_into().map_err(|_| corrupt())?),
+            })
+        }
+        EXPIRING => {
+            let ttl = rest.get(8..12).ok_or_else(corrupt)?;
+            let ttl = i32::from_be_bytes(ttl.try_into().map_err(|_| corrupt())?);
+            let expires_at = rest.get(12..20).ok_or_else(corrupt)?;
+            let expires_at = i64::from_be_bytes(expires_at.try_into().map_err(|_| corrupt())?);
+            if ttl <= 0 {
+                return Err(corrupt());
+            }
+            Ok(Cell::Expiring {
+                value: rest[20..].to_vec(),
+                timestamp,
+                ttl,
+                expires_at,
             })
         }
         _ => Err(corrupt()),
@@ -121,7 +158,21 @@ mod tests {
             local_deletion_time: 77,
         };
         assert_eq!(decode_cell(&encode_cell(&dead)).unwrap(), dead);
-        for cell in [&live, &dead] {
+        let expiring = Cell::Expiring {
+            value: b"xy".to_vec(),
+            timestamp: 7,
+            ttl: 630_720_000,
+            expires_at: 2_330_720_000,
+        };
+        assert_eq!(decode_cell(&encode_cell(&expiring)).unwrap(), expiring);
+        let empty = Cell::Expiring {
+            value: Vec::new(),
+            timestamp: i64::MIN,
+            ttl: 1,
+            expires_at: i64::MAX,
+        };
+        assert_eq!(decode_cell(&encode_cell(&empty)).unwrap(), empty);
+        for cell in [&live, &dead, &expiring, &empty] {
             assert_eq!(stored_value_len(cell), encode_cell(cell).len());
         }
         let m = Marker {
@@ -130,8 +181,43 @@ mod tests {
         };
         assert_eq!(decode_marker(&encode_marker(m)).unwrap(), m);
         assert!(decode_cell(&[]).is_err());
-        assert!(decode_cell(&[2, 0, 0, 0, 0, 0, 0, 0, 0]).is_err());
+        assert!(decode_cell(&[3, 0, 0, 0, 0, 0, 0, 0, 0]).is_err());
         assert!(decode_cell(&[1, 0, 0, 0, 0, 0, 0, 0, 0]).is_err());
         assert!(decode_marker(&[0; 11]).is_err());
+    }
+
+    #[test]
+    fn expiring_layout_is_fixed_and_damage_is_corruption() {
+        let cell = Cell::Expiring {
+            value: b"v".to_vec(),
+            timestamp: 1,
+            ttl: 60,
+            expires_at: 1_700_000_060,
+        };
+        let bytes = encode_cell(&cell);
+        assert_eq!(
+            hex::encode(&bytes),
+            "02 0000000000000001 0000003c 000000006553f13c 76".replace(' ', "")
+        );
+        // Every truncation short of the header is refused, never a panic.
+        for len in 0..EXPIRING_HEADER {
+            assert!(decode_cell(&bytes[..len]).is_err(), "{len} bytes");
+        }
+        let with_ttl = |ttl: i32| {
+            let mut b = bytes.clone();
+            b[9..13].copy_from_slice(&ttl.to_be_bytes());
+            decode_cell(&b)
+        };
+        assert!(with_ttl(0).is_err());
+        assert!(with_ttl(-5).is_err());
+        assert!(with_ttl(1).is_ok());
+        // The older tags keep their meaning.
+        assert_eq!(
+            decode_cell(&hex::decode("00000000000000000176").unwrap()).unwrap(),
+            Cell::Live {
+                value: b"v".to_vec(),
+                timestamp: 1
+            }
+        );
     }
 }

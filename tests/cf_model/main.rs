@@ -1,7 +1,8 @@
-//! Model-based randomised test of `cf`: random sequences of row mutations (inserts, column,
-//! super-column and row deletes mixed in one batch; single rows and atomic batches of
-//! several), truncates, and reads (slices, counts, gets, range
-//! slices under 0.6 and later-API row bounds, paged slices) on Standard and Super CFs, compared against the naive model in `model.rs`, on the
+//! Model-based randomised test of `cf`: random sequences of row mutations (inserts, some
+//! expiring, column, super-column and row deletes mixed in one batch; single rows and atomic
+//! batches of several), truncates, reads (slices, counts, gets, range slices under 0.6 and
+//! later-API row bounds, paged slices) and ticks of the server clock on Standard and Super
+//! CFs, compared against the naive model in `model.rs`, on the
 //! sled and fjall engines, the in-memory twin and (with `ILION_TEST_REDIS`) a Redis Cluster,
 //! under each partitioner. Shrunk failures are pinned in `regressions.rs`.
 
@@ -22,6 +23,7 @@ use ilion::storage::{
 use ilion::Error;
 use model::{model_paged, model_range, row_order, Model};
 use proptest::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 /// The one keyspace.
@@ -134,6 +136,11 @@ pub enum Op {
         /// What to read in each row.
         predicate: Predicate,
     },
+    /// Advance the server clock, so that expiring columns expire.
+    Tick {
+        /// Seconds.
+        seconds: u32,
+    },
 }
 
 fn change(cf: usize) -> BoxedStrategy<Change> {
@@ -145,8 +152,9 @@ fn change(cf: usize) -> BoxedStrategy<Change> {
     let is_super = sub.is_some();
     let sc_opt = move |sc: Vec<u8>| is_super.then_some(sc);
     prop_oneof![
-        4 => (name.clone(), value, ts.clone(), sc.clone()).prop_map(move |(name, value, timestamp, sc)| {
-            Change::Insert { super_column: sc_opt(sc), column: Column { name, value, timestamp } }
+        // TTLs of a few seconds, so that ticks expire them within a run.
+        4 => (name.clone(), value, ts.clone(), sc.clone(), prop::option::weighted(0.3, 1i32..4)).prop_map(move |(name, value, timestamp, sc, ttl)| {
+            Change::Insert { super_column: sc_opt(sc), column: Column { name, value, timestamp, ttl } }
         }),
         2 => (name, ts.clone(), sc.clone()).prop_map(move |(name, timestamp, sc)| {
             Change::DeleteColumn { super_column: sc_opt(sc), name, timestamp }
@@ -198,22 +206,29 @@ fn op() -> impl Strategy<Value = Op> {
             let (_, cmp, _) = CFS[cf];
             predicate(cmp).prop_map(move |predicate| Op::Range { cf, bounds: (s, e, tokens), count, predicate })
         }),
+        1 => (0u32..3).prop_map(|seconds| Op::Tick { seconds }),
     ]
 }
 
-/// A fresh `Db` on the `"sled"` engine (with its temporary directory) or in memory.
+/// Where the server clock of a run starts (seconds).
+pub const START: u32 = 1_000_000;
+
+/// A fresh `Db` on the `"sled"` engine (with its temporary directory) or in memory, on
+/// `clock`.
 pub fn open(
     engine: &str,
     partitioner: Partitioner,
     chunk_bytes: usize,
+    clock: &Arc<AtomicU32>,
 ) -> (Db, Option<tempfile::TempDir>) {
+    let clock = Arc::clone(clock);
     let options = DbOptions {
         partitioner,
         sync: SyncPolicy::Periodic(std::time::Duration::from_secs(3600)),
         gc_grace_seconds: 864_000,
         initial_token: None,
         chunk_bytes,
-        clock: ilion::cf::system_clock(),
+        clock: Arc::new(move || clock.load(Ordering::SeqCst)),
     };
     let (engine, dir): (Arc<dyn Engine>, _) = match engine {
         "sled" => {
@@ -277,10 +292,18 @@ pub fn check(
     chunk_bytes: usize,
     ops: &[Op],
 ) -> Result<(), TestCaseError> {
-    let (db, _dir) = open(engine, partitioner, chunk_bytes);
-    let mut model = Model::default();
+    let clock = Arc::new(AtomicU32::new(START));
+    let (db, _dir) = open(engine, partitioner, chunk_bytes, &clock);
+    let mut model = Model {
+        now: START.into(),
+        ..Model::default()
+    };
     for (step, op) in ops.iter().enumerate() {
         match op {
+            Op::Tick { seconds } => {
+                clock.fetch_add(*seconds, Ordering::SeqCst);
+                model.now += i64::from(*seconds);
+            }
             Op::Mutate { key, changes } => {
                 let changes: Vec<(String, Change)> = changes
                     .iter()
@@ -352,7 +375,7 @@ pub fn check(
                 let want = model
                     .rows
                     .get(&(name.to_string(), KEYS[*key].to_vec()))
-                    .map(|r| r.slice(cmp, sub, sc_name.as_deref(), predicate))
+                    .map(|r| r.slice(model.now, cmp, sub, sc_name.as_deref(), predicate))
                     .unwrap_or_default();
                 prop_assert_eq!(&got, &want, "step {}: slice {:?}", step, op);
                 let count = db.get_count(KS, KEYS[*key], &parent).unwrap();
@@ -360,7 +383,9 @@ pub fn check(
                 let want_count = model
                     .rows
                     .get(&(name.to_string(), KEYS[*key].to_vec()))
-                    .map_or(0, |r| r.slice(cmp, sub, sc_name.as_deref(), &all).len());
+                    .map_or(0, |r| {
+                        r.slice(model.now, cmp, sub, sc_name.as_deref(), &all).len()
+                    });
                 prop_assert_eq!(count, want_count, "step {}: count {:?}", step, op);
             }
             Op::Range {
@@ -427,7 +452,7 @@ pub fn check(
                         .map(|key| {
                             let row = &model.rows[&(name.to_string(), key.clone())];
                             KeySlice {
-                                columns: row.slice(cmp, sub, None, predicate),
+                                columns: row.slice(model.now, cmp, sub, None, predicate),
                                 key,
                             }
                         })

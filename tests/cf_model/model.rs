@@ -1,8 +1,9 @@
 //! A deliberately naive model of Cassandra 0.6 column-family semantics
 //! (`docs/api.md#data-model`, `#reads`): every column keeps its reconciled winner, tombstones
-//! are plain maxima, and visibility is decided at read time. The real `cf` applies tombstones
-//! at write time; the randomised test checks that the two agree. Range reads on the model sort
-//! all rows and filter them by the bound rules; paged reads slice each row whole and count.
+//! are plain maxima, and visibility (expiry included, `docs/api-later.md#ttl`) is decided at
+//! read time. The real `cf` applies tombstones at write time; the randomised test checks that
+//! the two agree. Range reads on the model sort all rows and filter them by the bound rules;
+//! paged reads slice each row whole and count.
 
 use ilion::comparator::Comparator;
 use ilion::model::{
@@ -21,15 +22,23 @@ pub struct ModelRow {
     cells: BTreeMap<(Vec<u8>, Vec<u8>), Cell>,
 }
 
-/// The whole model: rows per (cf, key); a row exists once any change touched it.
+/// The whole model: rows per (cf, key); a row exists once any change touched it (an
+/// expired column keeps it, as a tombstone does: nothing is purged here).
 #[derive(Debug, Default, Clone)]
 pub struct Model {
     pub rows: BTreeMap<(String, Vec<u8>), ModelRow>,
+    /// The server clock (seconds) the next change is applied, and reads are made, at.
+    pub now: i64,
 }
 
-fn merge(cells: &mut BTreeMap<(Vec<u8>, Vec<u8>), Cell>, key: (Vec<u8>, Vec<u8>), cell: Cell) {
+fn merge(
+    cells: &mut BTreeMap<(Vec<u8>, Vec<u8>), Cell>,
+    key: (Vec<u8>, Vec<u8>),
+    cell: Cell,
+    now: i64,
+) {
     match cells.get(&key) {
-        Some(old) if !Cell::supersedes(&cell, old) => {}
+        Some(old) if !Cell::supersedes(&cell, old, now) => {}
         _ => {
             cells.insert(key, cell);
         }
@@ -45,10 +54,8 @@ impl Model {
                     super_column,
                     column,
                 } => {
-                    let cell = Cell::Live {
-                        value: column.value.clone(),
-                        timestamp: column.timestamp,
-                    };
+                    let cell =
+                        Cell::written(column.value.clone(), column.timestamp, column.ttl, self.now);
                     merge(
                         &mut row.cells,
                         (
@@ -56,6 +63,7 @@ impl Model {
                             column.name.clone(),
                         ),
                         cell,
+                        self.now,
                     );
                 }
                 Change::DeleteColumn {
@@ -71,6 +79,7 @@ impl Model {
                         &mut row.cells,
                         (super_column.clone().unwrap_or_default(), name.clone()),
                         cell,
+                        self.now,
                     );
                 }
                 Change::DeleteSuper { name, timestamp } => {
@@ -86,8 +95,9 @@ impl Model {
 }
 
 impl ModelRow {
-    /// Live, unshadowed columns of one level: the top level (`sc` None) or one super column.
-    fn visible(&self, sc: Option<&[u8]>) -> Vec<Column> {
+    /// Live, unshadowed columns of one level at `now`: the top level (`sc` None) or one super
+    /// column.
+    fn visible(&self, sc: Option<&[u8]>, now: i64) -> Vec<Column> {
         let level = sc.unwrap_or_default();
         let shadow = match sc {
             Some(sc) => self.row_deleted.max(self.super_deleted.get(sc).copied()),
@@ -96,15 +106,26 @@ impl ModelRow {
         self.cells
             .iter()
             .filter(|((s, _), _)| s.as_slice() == level)
-            .filter_map(|((_, name), cell)| match cell {
-                Cell::Live { value, timestamp } if shadow.is_none_or(|d| *timestamp > d) => {
-                    Some(Column {
-                        name: name.clone(),
-                        value: value.clone(),
-                        timestamp: *timestamp,
-                    })
-                }
-                _ => None,
+            .filter(|(_, cell)| shadow.is_none_or(|d| cell.timestamp() > d))
+            // Spelled out rather than `Cell::into_column`, so the model does not share the
+            // code it checks.
+            .filter_map(|((_, name), cell)| {
+                let (value, timestamp, ttl) = match cell {
+                    Cell::Live { value, timestamp } => (value, timestamp, None),
+                    Cell::Expiring {
+                        value,
+                        timestamp,
+                        ttl,
+                        expires_at,
+                    } if now < *expires_at => (value, timestamp, Some(*ttl)),
+                    _ => return None,
+                };
+                Some(Column {
+                    name: name.clone(),
+                    value: value.clone(),
+                    timestamp: *timestamp,
+                    ttl,
+                })
             })
             .collect()
     }
@@ -117,8 +138,8 @@ impl ModelRow {
             .collect()
     }
 
-    fn super_column(&self, name: &[u8], sub: Comparator) -> Option<SuperColumn> {
-        let mut columns = self.visible(Some(name));
+    fn super_column(&self, name: &[u8], sub: Comparator, now: i64) -> Option<SuperColumn> {
+        let mut columns = self.visible(Some(name), now);
         columns.sort_by(|a, b| sub.compare(&a.name, &b.name));
         (!columns.is_empty()).then(|| SuperColumn {
             name: name.to_vec(),
@@ -126,9 +147,10 @@ impl ModelRow {
         })
     }
 
-    /// get_slice as `docs/api.md#reads` describes it.
+    /// get_slice at server time `now`, as `docs/api.md#reads` describes it.
     pub fn slice(
         &self,
+        now: i64,
         cmp: Comparator,
         sub: Option<Comparator>,
         sc: Option<&[u8]>,
@@ -140,12 +162,12 @@ impl ModelRow {
                 .super_names()
                 .into_iter()
                 .filter_map(|n| {
-                    self.super_column(&n, sub)
+                    self.super_column(&n, sub, now)
                         .map(|s| (n, ColumnOrSuper::Super(s)))
                 })
                 .collect(),
             _ => self
-                .visible(sc)
+                .visible(sc, now)
                 .into_iter()
                 .map(|c| (c.name.clone(), ColumnOrSuper::Column(c)))
                 .collect(),
@@ -218,7 +240,7 @@ pub fn model_paged(
         });
         let row = &model.rows[&(name.to_string(), key.clone())];
         let mut columns = Vec::new();
-        for item in row.slice(cmp, sub, None, &all) {
+        for item in row.slice(model.now, cmp, sub, None, &all) {
             if left == 0 {
                 break;
             }

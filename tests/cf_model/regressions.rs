@@ -21,6 +21,7 @@ fn insert(cf: usize, sc: Option<Vec<u8>>, name: Vec<u8>, timestamp: i64) -> (usi
         name,
         value: b"x".to_vec(),
         timestamp,
+        ttl: None,
     };
     (
         cf,
@@ -110,6 +111,40 @@ fn super_delete_and_insert_in_one_batch_at_one_timestamp() {
             sc: Some(1),
             predicate: Predicate::Range(SliceRange::all()),
         },
+    ];
+    every_engine(&ops);
+}
+
+/// Postmortem (a mutation while adding TTLs): the write path reconciled against an expired
+/// column as if it were live, so an equal-timestamp insert with a greater value reappeared.
+/// `docs/api-later.md#ttl`: once expired, a column is a tombstone at its own timestamp.
+#[test]
+fn an_expired_column_hides_an_equal_timestamp_insert() {
+    let expiring = |value: &[u8], ttl| {
+        let column = Column {
+            name: b"a".to_vec(),
+            value: value.to_vec(),
+            timestamp: 1,
+            ttl,
+        };
+        Op::Mutate {
+            key: 0,
+            changes: vec![(
+                0,
+                Change::Insert {
+                    super_column: None,
+                    column,
+                },
+            )],
+        }
+    };
+    let ops = [
+        expiring(b"x", Some(1)),
+        full_slice(0, false),
+        Op::Tick { seconds: 1 },
+        full_slice(0, false),
+        expiring(b"y", None),
+        full_slice(0, false),
     ];
     every_engine(&ops);
 }

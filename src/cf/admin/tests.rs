@@ -68,6 +68,7 @@ fn ins(name: &str) -> Change {
             name: name.into(),
             value: b"value".to_vec(),
             timestamp: 1,
+            ttl: None,
         },
     }
 }
@@ -135,6 +136,7 @@ fn estimates_follow_writes_without_a_scan() {
             name: b"z".to_vec(),
             value: b"later".to_vec(),
             timestamp: 4,
+            ttl: None,
         },
     };
     write(&db, "Standard1", "c", later).unwrap();
@@ -238,4 +240,79 @@ fn a_snapshot_opens_as_a_database_with_the_data_of_its_time() {
     assert_eq!(copy.token(), db.token(), "the catalog came along");
     let rows = copy.scan_stats(&only("Standard1")).unwrap()[0].live_rows;
     assert_eq!(rows, 1);
+}
+
+#[test]
+fn expiring_columns_are_counted_and_keep_the_purge_looking() {
+    let (db, clock) = db();
+    let expiring = |name: &str, ttl| Change::Insert {
+        super_column: None,
+        column: Column {
+            name: name.into(),
+            value: b"value".to_vec(),
+            timestamp: 1,
+            ttl: Some(ttl),
+        },
+    };
+    write(&db, "Standard1", "k", ins("x")).unwrap();
+    write(&db, "Standard1", "t", expiring("x", 10)).unwrap();
+    let id = db.cf(KS, "Standard1").unwrap().layout.id;
+    // Nothing to purge yet, but the CF is not clean: the column will need a purge later
+    // with no write in between.
+    assert_eq!(db.purge_expired_tombstones().unwrap(), 0);
+    assert!(!db.counters.known_clean(id));
+    let live = db.scan_stats(&only("Standard1")).unwrap().remove(0);
+    assert_eq!(
+        (live.live_rows, live.live_columns, live.tombstones),
+        (2, 2, 0)
+    );
+    assert_eq!(estimate(&db, "Standard1"), live);
+
+    // Expired: a scan counts it as the tombstone it has become.
+    clock.fetch_add(10, Ordering::SeqCst);
+    let expired = db.scan_stats(&only("Standard1")).unwrap().remove(0);
+    assert_eq!(
+        (expired.live_rows, expired.live_columns, expired.tombstones),
+        (1, 1, 1)
+    );
+    assert_eq!(expired.bytes, live.bytes);
+
+    // Purged after the grace from its write time; the CF is then clean.
+    clock.fetch_add(91, Ordering::SeqCst);
+    assert_eq!(db.purge_expired_tombstones().unwrap(), 1);
+    assert!(db.counters.known_clean(id));
+    let purged = db.scan_stats(&only("Standard1")).unwrap().remove(0);
+    assert_eq!(
+        (purged.live_rows, purged.live_columns, purged.tombstones),
+        (1, 1, 0)
+    );
+    assert!(purged.bytes < live.bytes);
+}
+
+#[test]
+fn estimates_take_a_purged_expired_column_off_the_live_columns() {
+    let (db, clock) = db();
+    write(&db, "Standard1", "k", ins("x")).unwrap();
+    let base = estimate(&db, "Standard1");
+    let expiring = Change::Insert {
+        super_column: None,
+        column: Column {
+            name: b"y".to_vec(),
+            value: b"value".to_vec(),
+            timestamp: 1,
+            ttl: Some(5),
+        },
+    };
+    write(&db, "Standard1", "k", expiring).unwrap();
+    let written = estimate(&db, "Standard1");
+    assert_eq!(written.live_columns, base.live_columns + 1);
+    assert_eq!(
+        written,
+        db.scan_stats(&only("Standard1")).unwrap().remove(0)
+    );
+    clock.fetch_add(101, Ordering::SeqCst);
+    assert_eq!(db.purge_expired_tombstones().unwrap(), 1);
+    // Back where it was before the write, and what a scan finds.
+    assert_eq!(estimate(&db, "Standard1"), base);
+    assert_eq!(base, db.scan_stats(&only("Standard1")).unwrap().remove(0));
 }

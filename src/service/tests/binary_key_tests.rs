@@ -18,6 +18,7 @@ fn write_raw(f: &Fixture, key: &[u8]) {
                 name: b"c".to_vec(),
                 value: b"v".to_vec(),
                 timestamp: 1,
+                ttl: None,
             },
         },
     );

@@ -14,6 +14,7 @@ use crate::protocol::SlicePredicate;
 use crate::service::{Service, Session};
 use crate::storage::{Batch, Engine, MemoryEngine, Scan, SyncPolicy};
 use std::ops::Bound;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 use tempfile::TempDir;
@@ -49,6 +50,9 @@ pub(crate) struct Options {
     pub initial_token: Option<String>,
     pub thrift_address: Option<String>,
     pub listen_address: String,
+    /// The database's clock (seconds), for tests that let columns expire; the system clock
+    /// when None.
+    pub clock: Option<Arc<AtomicU32>>,
 }
 
 impl Default for Options {
@@ -59,6 +63,7 @@ impl Default for Options {
             initial_token: None,
             thrift_address: None,
             listen_address: "127.0.0.1".into(),
+            clock: None,
         }
     }
 }
@@ -96,7 +101,13 @@ impl Fixture {
             gc_grace_seconds: config.gc_grace_seconds,
             initial_token,
             chunk_bytes: crate::storage::MAX_CHUNK_BYTES,
-            clock: crate::cf::system_clock(),
+            clock: match &options.clock {
+                None => crate::cf::system_clock(),
+                Some(clock) => {
+                    let clock = Arc::clone(clock);
+                    Arc::new(move || clock.load(Ordering::SeqCst))
+                }
+            },
         };
         let engine = Arc::new(TestEngine::default());
         let schema = Arc::new(config.schema.clone());

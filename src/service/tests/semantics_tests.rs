@@ -312,3 +312,65 @@ fn range_slices_return_ghosts_in_token_order() {
         )]
     );
 }
+
+/// `docs/api-later.md#ttl`: the 0.6 API has no TTL, so it sees a column written with one
+/// (through `cf`, as the later API will) as a plain column until it expires, then not at all;
+/// its own writes never expire.
+#[test]
+fn the_0_6_api_sees_expiring_columns_as_plain_ones_until_they_expire() {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::sync::Arc;
+    let clock = Arc::new(AtomicU32::new(1_000_000));
+    let f = Fixture::with(Options {
+        clock: Some(Arc::clone(&clock)),
+        ..Options::default()
+    });
+    let s = f.session();
+    let mut m = crate::model::RowMutation::new(KS, "k");
+    for (super_column, cf) in [(None, "Standard1"), (Some(b"sc".to_vec()), "Super1")] {
+        let column = crate::model::Column {
+            name: b"c".to_vec(),
+            value: b"v".to_vec(),
+            timestamp: 1,
+            ttl: Some(10),
+        };
+        m.push(
+            cf,
+            crate::model::Change::Insert {
+                super_column,
+                column,
+            },
+        );
+    }
+    f.service.db.apply(m).unwrap().wait().unwrap();
+    let c = || path("Standard1", None, Some(b"c"));
+    let sub = || path("Super1", Some(b"sc"), Some(b"c"));
+    let plain = || path("Standard1", None, Some(b"plain"));
+    let insert_plain = s.handle_insert(KS.into(), "k".into(), plain(), b"p".to_vec(), 1, ONE);
+    assert_eq!(outcome(insert_plain), Outcome::Ok);
+
+    clock.store(1_000_009, Ordering::SeqCst);
+    let got = s.handle_get(KS.into(), "k".into(), c(), ONE).unwrap();
+    assert_eq!(got, cosc_col(b"c", b"v", 1));
+    assert_eq!(get_value(&s, "k", sub()), Some(b"v".to_vec()));
+    let count = s.handle_get_count(KS.into(), "k".into(), parent("Standard1", None), ONE);
+    assert_eq!(count.unwrap(), 2);
+
+    clock.store(1_000_010, Ordering::SeqCst);
+    assert_eq!(get(&s, KS, "k", c()), Outcome::NotFound);
+    assert_eq!(get(&s, KS, "k", sub()), Outcome::NotFound);
+    let count = s.handle_get_count(KS.into(), "k".into(), parent("Super1", None), ONE);
+    assert_eq!(count.unwrap(), 0);
+    assert_eq!(
+        range_keys(&s, "Super1", all(), keys("", "", 10)),
+        ["k(ghost)"]
+    );
+    // An equal-timestamp 0.6 write stays hidden; a newer one shows and never expires.
+    let put = |ts| s.handle_insert(KS.into(), "k".into(), c(), b"w".to_vec(), ts, ONE);
+    put(1).unwrap();
+    assert_eq!(get(&s, KS, "k", c()), Outcome::NotFound);
+    put(2).unwrap();
+    clock.store(u32::MAX, Ordering::SeqCst);
+    assert_eq!(get_value(&s, "k", c()), Some(b"w".to_vec()));
+    assert_eq!(get_value(&s, "k", plain()), Some(b"p".to_vec()));
+}

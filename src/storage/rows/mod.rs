@@ -87,7 +87,7 @@ pub enum SuperEntry {
         /// The super column's name.
         super_column: Vec<u8>,
     },
-    /// A subcolumn version (live or tombstone).
+    /// A subcolumn version (live, expiring or tombstone).
     Cell {
         /// The super column's name.
         super_column: Vec<u8>,
@@ -139,9 +139,18 @@ impl StoredEntry {
         self.key.len() + self.raw.len()
     }
 
-    /// True for a live column or subcolumn version.
-    pub fn is_live(&self) -> bool {
-        matches!(self.value, StoredValue::Cell(Cell::Live { .. }))
+    /// True for a column or subcolumn version with a value, expiring or not, expired or
+    /// not: what the write path's statistics count as a live column (`cf::stats`).
+    pub fn holds_value(&self) -> bool {
+        matches!(
+            self.value,
+            StoredValue::Cell(Cell::Live { .. } | Cell::Expiring { .. })
+        )
+    }
+
+    /// True for a column or subcolumn version that reads see at server time `now` (seconds).
+    pub fn is_live(&self, now: i64) -> bool {
+        matches!(&self.value, StoredValue::Cell(cell) if cell.is_live(now))
     }
 }
 
@@ -263,7 +272,8 @@ impl Store {
     }
 
     /// Every tombstone of a column family (row and super-column markers, column and
-    /// subcolumn tombstones), row by row: the candidates of a purge.
+    /// subcolumn tombstones) and every expiring column (a tombstone once expired), row by
+    /// row: the candidates of a purge.
     pub fn tombstones<'a>(
         &'a self,
         layout: &'a CfLayout,

@@ -164,6 +164,30 @@ fn tombstones_are_purged_only_while_unchanged() {
     });
     let found: Vec<StoredEntry> = store.tombstones(&STANDARD).map(Result::unwrap).collect();
     assert_eq!(found.len(), 2, "the row marker and the column tombstone");
+    let expiring = Cell::Expiring {
+        value: b"e".to_vec(),
+        timestamp: 1,
+        ttl: 5,
+        expires_at: 20,
+    };
+    let other = EncodedRow::new(P, b"s");
+    write(&store, |w| {
+        w.put_cell(&STANDARD, &other, None, b"ttl", &expiring);
+    });
+    assert_eq!(
+        store.get_cell(&STANDARD, &other, None, b"ttl").unwrap(),
+        Some(expiring.clone())
+    );
+    // An expiring column is a purge candidate too (it becomes a tombstone), live or not.
+    let with_expiring: Vec<StoredEntry> = store.tombstones(&STANDARD).map(Result::unwrap).collect();
+    assert_eq!(with_expiring.len(), 3);
+    let candidate = with_expiring.iter().find(|t| t.row_key == b"s").unwrap();
+    assert!(candidate.holds_value());
+    assert!(candidate.is_live(19) && !candidate.is_live(20));
+    assert_eq!(
+        store.delete_unchanged(vec![candidate.clone()]).unwrap().0,
+        1
+    );
     assert!(found.iter().all(|t| t.row_key == b"r"));
     // Rewritten since it was read: stays.
     write(&store, |w| {

@@ -98,6 +98,7 @@ fn ins(name: &str, value: &str, ts: i64) -> Change {
         name: name.into(),
         value: value.into(),
         timestamp: ts,
+        ttl: None,
     };
     Change::Insert {
         super_column: None,
@@ -110,6 +111,7 @@ fn sub(sc: &str, name: &str, value: &str, ts: i64) -> Change {
         name: name.into(),
         value: value.into(),
         timestamp: ts,
+        ttl: None,
     };
     Change::Insert {
         super_column: Some(sc.into()),
@@ -322,6 +324,7 @@ fn long_names_sort_signed() {
             name: v.to_be_bytes().to_vec(),
             value: vec![],
             timestamp: 1,
+            ttl: None,
         };
         let mut m = RowMutation::new(KS, "k");
         for v in [5i64, -1, 0, i64::MIN, 300] {
@@ -591,3 +594,5 @@ fn invalid_shapes_are_rejected_without_writing() {
         assert!(db.apply(unknown).unwrap().is_done());
     }
 }
+
+mod ttl;
