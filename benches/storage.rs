@@ -33,6 +33,7 @@ fn schema() -> Arc<Schema> {
         comparator: Comparator::Bytes,
         subcomparator: None,
         comment: None,
+        later: Default::default(),
     };
     let ks = KeyspaceDef {
         name: KS.into(),
@@ -40,6 +41,8 @@ fn schema() -> Arc<Schema> {
         replica_placement_strategy: "org.apache.cassandra.locator.RackUnawareStrategy".into(),
         endpoint_snitch: "org.apache.cassandra.locator.EndPointSnitch".into(),
         column_families: [("Standard1".to_string(), def)].into_iter().collect(),
+        strategy_options: Default::default(),
+        durable_writes: true,
     };
     Arc::new(Schema {
         keyspaces: [(KS.to_string(), ks)].into_iter().collect(),

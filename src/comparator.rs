@@ -8,6 +8,21 @@
 use std::cmp::Ordering;
 use std::fmt::Write as _;
 
+/// Kept in the stored schema by its short name (`storage::catalog`).
+impl serde::Serialize for Comparator {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.short_name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Comparator {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Comparator, D::Error> {
+        let name = String::deserialize(d)?;
+        Comparator::from_class_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown comparator {name:?}")))
+    }
+}
+
 /// Package of the built-in 0.6 comparator classes.
 const MARSHAL_PACKAGE: &str = "org.apache.cassandra.db.marshal.";
 

@@ -40,12 +40,15 @@ fn schema() -> Arc<Schema> {
         comparator: Comparator::Bytes,
         subcomparator: sub,
         comment: None,
+        later: Default::default(),
     };
     let ks = KeyspaceDef {
         name: KS.into(),
         replication_factor: 1,
         replica_placement_strategy: "org.apache.cassandra.locator.RackUnawareStrategy".into(),
         endpoint_snitch: "org.apache.cassandra.locator.EndPointSnitch".into(),
+        strategy_options: Default::default(),
+        durable_writes: true,
         column_families: [cf("A", None), cf("B", Some(Comparator::Bytes))]
             .into_iter()
             .map(|c| (c.name.clone(), c))

@@ -62,10 +62,11 @@ impl Db {
         let Some(ks) = &selection.keyspace else {
             return Ok(());
         };
+        let catalog = self.catalog();
         for cf in &selection.cfs {
-            self.cf(ks, cf)?;
+            Db::cf(&catalog, ks, cf)?;
         }
-        match self.schema.keyspace(ks) {
+        match catalog.schema().keyspace(ks) {
             Some(_) => Ok(()),
             None => Err(Error::invalid(format!("Keyspace {ks} does not exist"))),
         }
@@ -76,7 +77,8 @@ impl Db {
     /// estimates build on.
     pub fn estimated_stats(&self) -> Result<Vec<CfScan>> {
         let mut out = Vec::new();
-        for (keyspace, cf, layout) in self.catalog.layouts() {
+        let catalog = self.catalog();
+        for (keyspace, cf, layout) in catalog.layouts() {
             let mut stats = self.empty_stats(keyspace, cf);
             if !self.counters.estimate(layout.id, &mut stats) {
                 stats = self.scan_cf(keyspace, cf, layout)?;
@@ -91,7 +93,8 @@ impl Db {
     pub fn scan_stats(&self, selection: &CfSelection) -> Result<Vec<CfScan>> {
         self.check_selection(selection)?;
         let mut out = Vec::new();
-        for (keyspace, cf, layout) in self.catalog.layouts() {
+        let catalog = self.catalog();
+        for (keyspace, cf, layout) in catalog.layouts() {
             if selection.contains(keyspace, cf) {
                 out.push(self.scan_cf(keyspace, cf, layout)?);
             }
@@ -102,7 +105,7 @@ impl Db {
     /// A CF's statistics with every count zero.
     fn empty_stats(&self, keyspace: &str, cf: &str) -> CfScan {
         let super_cf = self
-            .schema
+            .schema()
             .cf(keyspace, cf)
             .is_some_and(|d| d.subcomparator.is_some());
         CfScan {

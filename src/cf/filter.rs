@@ -24,7 +24,8 @@ impl Db {
         conditions: &[RowCondition],
     ) -> Result<Vec<KeySlice>> {
         let started = std::time::Instant::now();
-        let cf = self.cf(keyspace, &parent.column_family)?;
+        let catalog = self.catalog();
+        let cf = Db::cf(&catalog, keyspace, &parent.column_family)?;
         if cf.def.is_super() || parent.super_column.is_some() {
             return Err(Error::invalid(
                 "super columns are not supported for indexing",

@@ -37,7 +37,8 @@ impl Db {
         // `found` counts unexpired expiring columns too, so a CF holding one is never
         // marked clean: it will need a purge once it expires, with no write in between.
         let mut purged = 0;
-        for (keyspace, cf, layout) in self.catalog.layouts() {
+        let catalog = self.catalog();
+        for (keyspace, cf, layout) in catalog.layouts() {
             // A CF left without tombstones, and written none since, has nothing to purge:
             // skip its scan (`stats`).
             if !only(keyspace, cf) || self.counters.known_clean(layout.id) {

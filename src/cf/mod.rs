@@ -18,6 +18,7 @@ mod locks;
 mod paged;
 mod range;
 mod read;
+mod schema;
 mod stats;
 mod truncate;
 mod write;
@@ -25,10 +26,10 @@ mod write;
 use crate::config::{CfDef, Schema};
 use crate::error::{Error, Result};
 use crate::partitioner::{Partitioner, Token};
-use crate::storage::{Ack, Catalog, CfDescriptor, CfLayout, Engine, Packing, Store, SyncPolicy};
+use crate::storage::{Ack, Catalog, CfLayout, Engine, Packing, Store, SyncPolicy};
 use locks::RowLocks;
 use stats::Counters;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use admin::{CfScan, CfSelection, DRAINED};
@@ -69,8 +70,11 @@ pub struct DbOptions {
 /// Every column family of every keyspace, over one store.
 pub struct Db {
     store: Store,
-    catalog: Catalog,
-    schema: Arc<Schema>,
+    /// The schema and layouts now; a schema change swaps in a new snapshot, and readers
+    /// keep the one they took for the whole call.
+    catalog: RwLock<Arc<Catalog>>,
+    /// Serialises schema changes (each reads the current snapshot and writes the next).
+    schema_changes: Mutex<()>,
     locks: RowLocks,
     /// Per-CF statistics kept on the write path (`stats`).
     counters: Counters,
@@ -87,25 +91,15 @@ pub(crate) struct CfRef<'a> {
 }
 
 impl Db {
-    /// Opens the column families of `schema` over `engine`.
+    /// Opens the store over `engine` with the schema it keeps; `schema` (storage-conf.xml's)
+    /// seeds a fresh store and adds the keyspaces and column families the store has never
+    /// seen (`storage::Catalog::load`).
     pub fn open(engine: Arc<dyn Engine>, schema: Arc<Schema>, options: DbOptions) -> Result<Db> {
         let packing = Packing {
             partitioner: options.partitioner,
             max_chunk: options.chunk_bytes,
         };
         let store = Store::new(engine, options.sync, packing)?;
-        let cfs: Vec<CfDescriptor> = schema
-            .keyspaces
-            .values()
-            .flat_map(|ks| {
-                ks.column_families.values().map(|cf| CfDescriptor {
-                    keyspace: ks.name.clone(),
-                    name: cf.name.clone(),
-                    comparator: cf.comparator,
-                    subcomparator: cf.subcomparator,
-                })
-            })
-            .collect();
         // Only used to pick a first token when none is configured or recorded.
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -115,25 +109,37 @@ impl Db {
         let catalog = Catalog::load(
             &store,
             options.partitioner,
-            &cfs,
+            &schema,
             options.initial_token.clone(),
             entropy,
         )?;
         let ids: Vec<u32> = catalog.layouts().map(|(_, _, l)| l.id).collect();
-        Ok(Db {
+        let db = Db {
             store,
-            catalog,
-            schema,
+            catalog: RwLock::new(Arc::new(catalog)),
+            schema_changes: Mutex::new(()),
             locks: RowLocks::new(),
             counters: Counters::new(ids),
             options,
             drained: Default::default(),
-        })
+        };
+        // Column families dropped just before a crash may still hold data.
+        db.remove_dropped_data()?;
+        Ok(db)
     }
 
-    /// The schema this database serves.
-    pub fn schema(&self) -> &Arc<Schema> {
-        &self.schema
+    /// The schema now (a snapshot: later schema changes do not alter it).
+    pub fn schema(&self) -> Arc<Schema> {
+        self.catalog().schema().clone()
+    }
+
+    /// The schema and layouts now.
+    pub(crate) fn catalog(&self) -> Arc<Catalog> {
+        // The snapshot is replaced whole, so a poisoned lock still holds a valid one.
+        self.catalog
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// The partitioner rows are ordered by.
@@ -142,8 +148,8 @@ impl Db {
     }
 
     /// This node's token (from `<InitialToken>`, or chosen at first start and kept).
-    pub fn token(&self) -> &Token {
-        self.catalog.token()
+    pub fn token(&self) -> Token {
+        self.catalog().token().clone()
     }
 
     /// Records this server's Thrift `endpoint` among the front ends sharing the store (a
@@ -167,11 +173,11 @@ impl Db {
         self.store.close()
     }
 
-    /// Looks up a column family, with the message 0.6 uses for an unknown one.
-    pub(crate) fn cf(&self, keyspace: &str, cf: &str) -> Result<CfRef<'_>> {
-        let def = self.schema.column_family(keyspace, cf)?;
-        let layout = self
-            .catalog
+    /// Looks up a column family in a snapshot taken with [`Db::catalog`], with the message
+    /// 0.6 uses for an unknown one.
+    pub(crate) fn cf<'c>(catalog: &'c Catalog, keyspace: &str, cf: &str) -> Result<CfRef<'c>> {
+        let def = catalog.schema().column_family(keyspace, cf)?;
+        let layout = catalog
             .layout(keyspace, cf)
             .ok_or_else(|| Error::Storage(format!("no storage layout for {keyspace}.{cf}")))?;
         Ok(CfRef { def, layout })

@@ -24,7 +24,8 @@ impl Db {
         start_column: &[u8],
     ) -> Result<Vec<KeySlice>> {
         let started = std::time::Instant::now();
-        let cf = self.cf(keyspace, column_family)?;
+        let catalog = self.catalog();
+        let cf = Db::cf(&catalog, keyspace, column_family)?;
         let start_key = range.bounds.start_key();
         let mut left = range.count;
         let mut out = Vec::new();

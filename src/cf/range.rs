@@ -23,7 +23,8 @@ impl Db {
         range: &KeyRange,
     ) -> Result<Vec<KeySlice>> {
         let started = std::time::Instant::now();
-        let cf = self.cf(keyspace, &parent.column_family)?;
+        let catalog = self.catalog();
+        let cf = Db::cf(&catalog, keyspace, &parent.column_family)?;
         let mut out = Vec::new();
         let rows = self.store.rows(cf.layout, &range.bounds);
         // Rows the caller cannot see are skipped before the limit counts them.
@@ -56,9 +57,10 @@ impl Db {
             end: end.clone(),
         };
         let mut cfs = Vec::new();
-        for ks in self.schema.keyspaces.values() {
+        let catalog = self.catalog();
+        for ks in catalog.schema().keyspaces.values() {
             for cf in ks.column_families.keys() {
-                cfs.push(self.cf(&ks.name, cf)?);
+                cfs.push(Db::cf(&catalog, &ks.name, cf)?);
             }
         }
         let keys_per_split = keys_per_split.max(1);

@@ -29,7 +29,8 @@ impl Db {
         column: Option<&[u8]>,
     ) -> Result<ColumnOrSuper> {
         let started = std::time::Instant::now();
-        let cf = self.cf(keyspace, column_family)?;
+        let catalog = self.catalog();
+        let cf = Db::cf(&catalog, keyspace, column_family)?;
         let row = EncodedRow::new(self.partitioner(), key);
         let found = match (super_column, column) {
             (_, Some(name)) => self
@@ -51,7 +52,8 @@ impl Db {
         predicate: &Predicate,
     ) -> Result<Vec<ColumnOrSuper>> {
         let started = std::time::Instant::now();
-        let cf = self.cf(keyspace, &parent.column_family)?;
+        let catalog = self.catalog();
+        let cf = Db::cf(&catalog, keyspace, &parent.column_family)?;
         let row = EncodedRow::new(self.partitioner(), key);
         self.slice_row(cf, &row, parent.super_column.as_deref(), predicate)
             .inspect(|c| {

@@ -67,9 +67,10 @@ impl CfCounters {
 
 /// The counters of every column family, by the CF's storage id (sorted). The ids come from
 /// the catalog on disk, so they are looked up, never used as indices: a damaged id must not
-/// size an allocation.
+/// size an allocation. Column families created at run time are added (`add_cfs`); the
+/// lock is only written then.
 pub(crate) struct Counters {
-    by_id: Vec<(u32, CfCounters)>,
+    by_id: std::sync::RwLock<Vec<(u32, std::sync::Arc<CfCounters>)>>,
 }
 
 /// The sums at the start of a scan, to set the base from its result.
@@ -82,16 +83,28 @@ impl Counters {
         ids.sort_unstable();
         ids.dedup();
         Counters {
-            by_id: ids
-                .into_iter()
-                .map(|id| (id, CfCounters::default()))
-                .collect(),
+            by_id: std::sync::RwLock::new(
+                ids.into_iter().map(|id| (id, Default::default())).collect(),
+            ),
         }
     }
 
-    fn cf(&self, id: u32) -> Option<&CfCounters> {
-        let at = self.by_id.binary_search_by_key(&id, |(i, _)| *i).ok()?;
-        self.by_id.get(at).map(|(_, c)| c)
+    /// Starts counting for column families created since (ids already known keep their
+    /// counts).
+    pub fn add_cfs(&self, ids: impl IntoIterator<Item = u32>) {
+        let mut by_id = self.by_id.write().unwrap_or_else(|e| e.into_inner());
+        for id in ids {
+            if let Err(at) = by_id.binary_search_by_key(&id, |(i, _)| *i) {
+                by_id.insert(at, (id, Default::default()));
+            }
+        }
+    }
+
+    fn cf(&self, id: u32) -> Option<std::sync::Arc<CfCounters>> {
+        // The counters are plain atomics: a poisoned lock still guards a valid list.
+        let by_id = self.by_id.read().unwrap_or_else(|e| e.into_inner());
+        let at = by_id.binary_search_by_key(&id, |(i, _)| *i).ok()?;
+        by_id.get(at).map(|(_, c)| c.clone())
     }
 
     /// Adds what a row mutation changed.
@@ -124,7 +137,7 @@ impl Counters {
 
     /// Call before scanning a CF whose result goes to [`Counters::scanned`].
     pub fn scan_start(&self, id: u32) -> ScanStart {
-        ScanStart(self.cf(id).map(CfCounters::sums).unwrap_or_default())
+        ScanStart(self.cf(id).map(|c| c.sums()).unwrap_or_default())
     }
 
     /// Sets the base from a scan that began at `start`.

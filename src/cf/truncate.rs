@@ -15,7 +15,8 @@ impl Db {
     /// removal is durable. How a crash part-way leaves the store is in
     /// `docs/storage.md#truncate`.
     pub fn truncate(&self, keyspace: &str, column_family: &str) -> Result<Ack> {
-        let cf = self.cf(keyspace, column_family)?;
+        let catalog = self.catalog();
+        let cf = Db::cf(&catalog, keyspace, column_family)?;
         let _writers = self.locks.lock_all();
         self.refuse_if_drained()?;
         let ack = self.store.truncate(cf.layout)?;

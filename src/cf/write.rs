@@ -15,6 +15,7 @@ use super::{CfRef, Db};
 use crate::comparator::Comparator;
 use crate::error::{Error, Result};
 use crate::model::{check_key_present, check_name_length, Cell, Change, NameLevel, RowMutation};
+use crate::storage::Catalog;
 use crate::storage::{
     stored_value_len, Ack, CfLayout, EncodedRow, Marker, MarkerAt, RowSession, RowWrites,
     StoredValue,
@@ -87,7 +88,8 @@ impl Db {
     pub fn apply(&self, mutation: RowMutation) -> Result<Ack> {
         let started = std::time::Instant::now();
         let now = self.now();
-        let prepared = self.prepare(mutation, now)?;
+        let catalog = self.catalog();
+        let prepared = self.prepare(&catalog, mutation, now)?;
         let _guard = self.locks.lock(&prepared.keyspace, &prepared.key);
         self.refuse_if_drained()?;
         let session = self.store.row_session();
@@ -128,9 +130,10 @@ impl Db {
                 }
             }
         }
+        let catalog = self.catalog();
         let prepared = merged
             .into_iter()
-            .map(|mutation| self.prepare(mutation, now))
+            .map(|mutation| self.prepare(&catalog, mutation, now))
             .collect::<Result<Vec<_>>>()?;
         let rows = prepared
             .iter()
@@ -157,10 +160,15 @@ impl Db {
     /// Checks a mutation's key and every change against its column family, and reconciles
     /// the changes of each CF among themselves: everything [`Db::apply`] refuses is refused
     /// here, before any lock is taken or anything read.
-    fn prepare(&self, mut mutation: RowMutation, now: u32) -> Result<Prepared<'_>> {
+    fn prepare<'c>(
+        &self,
+        catalog: &'c Catalog,
+        mut mutation: RowMutation,
+        now: u32,
+    ) -> Result<Prepared<'c>> {
         check_key_present(&mutation.key)?;
         self.partitioner().check_key(&mutation.key)?;
-        let mut deltas: Vec<(CfRef<'_>, Delta)> = Vec::new();
+        let mut deltas: Vec<(CfRef<'c>, Delta)> = Vec::new();
         // Columns inserted per group, for the metrics once the changes have moved out.
         let mut inserted = Vec::with_capacity(mutation.changes.len());
         for (cf_name, changes) in mutation.changes.iter_mut() {
@@ -174,7 +182,7 @@ impl Db {
                 continue;
             }
             let cf_name = &inserted[inserted.len() - 1].0;
-            let cf = self.cf(&mutation.keyspace, cf_name)?;
+            let cf = Db::cf(catalog, &mutation.keyspace, cf_name)?;
             // Each CF is listed once when built with `RowMutation::push`; merge if not.
             let index = match deltas.iter().position(|(c, _)| c.def.name == *cf_name) {
                 Some(i) => i,

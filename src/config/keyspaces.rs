@@ -7,7 +7,7 @@ use super::raw::{
     ColumnFamilyChild, KeyspaceChild, KeyspacesChild, List, RawColumnFamily, RawKeyspace,
 };
 use super::values::{cache_size, integer};
-use super::{CfDef, ColumnType, KeyspaceDef, Schema, SYSTEM_KEYSPACE};
+use super::{CfDef, CfOptions, ColumnType, KeyspaceDef, Schema, SYSTEM_KEYSPACE};
 use crate::comparator::Comparator;
 use crate::error::{Error, Result};
 use std::collections::BTreeMap;
@@ -135,12 +135,19 @@ fn keyspace(raw: RawKeyspace, position: usize) -> Result<KeyspaceDef> {
         }
         column_families.insert(cf.name.clone(), cf);
     }
+    // The later API reports the 0.6 factor as its strategy option (spec §5.9).
+    let strategy_options = BTreeMap::from([(
+        "replication_factor".to_string(),
+        replication_factor.to_string(),
+    )]);
     Ok(KeyspaceDef {
         name,
         replication_factor,
         replica_placement_strategy,
         endpoint_snitch,
         column_families,
+        strategy_options,
+        durable_writes: true,
     })
 }
 
@@ -236,5 +243,6 @@ fn column_family(raw: RawColumnFamily, ks_path: &str, position: usize) -> Result
         comparator,
         subcomparator,
         comment: comment.flatten(),
+        later: CfOptions::default(),
     })
 }

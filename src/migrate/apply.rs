@@ -51,7 +51,7 @@ struct DbSlices {
 impl OfflineCf {
     /// `keyspace.cf` of `db`; an unknown keyspace or CF is the error 0.6 gives.
     pub fn new(db: Arc<Db>, keyspace: &str, cf: &str) -> Result<OfflineCf> {
-        shape(db.schema(), keyspace, cf)?;
+        shape(&db.schema(), keyspace, cf)?;
         let cf = DbSlices {
             db,
             keyspace: keyspace.to_string(),

@@ -23,6 +23,7 @@ fn db(clock: &Arc<AtomicU32>) -> Arc<Db> {
         comparator: Comparator::Bytes,
         subcomparator: None,
         comment: None,
+        later: Default::default(),
     };
     let ks = KeyspaceDef {
         name: KS.into(),
@@ -30,6 +31,8 @@ fn db(clock: &Arc<AtomicU32>) -> Arc<Db> {
         replica_placement_strategy: "org.apache.cassandra.locator.RackUnawareStrategy".into(),
         endpoint_snitch: "org.apache.cassandra.locator.EndPointSnitch".into(),
         column_families: [(cf.name.clone(), cf)].into_iter().collect(),
+        strategy_options: Default::default(),
+        durable_writes: true,
     };
     let schema = Arc::new(Schema {
         keyspaces: [(KS.to_string(), ks)].into_iter().collect(),

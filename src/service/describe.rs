@@ -46,11 +46,8 @@ impl Session {
         &self,
         keyspace: &str,
     ) -> Result<BTreeMap<String, BTreeMap<String, String>>> {
-        let ks = self
-            .service
-            .schema()
-            .keyspace(keyspace)
-            .ok_or(Error::NotFound)?;
+        let schema = self.service.schema();
+        let ks = schema.keyspace(keyspace).ok_or(Error::NotFound)?;
         Ok(ks
             .column_families
             .values()

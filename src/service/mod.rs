@@ -68,7 +68,7 @@ impl Service {
         self.limits
     }
 
-    fn schema(&self) -> &Schema {
+    fn schema(&self) -> std::sync::Arc<Schema> {
         self.db.schema()
     }
 

@@ -26,7 +26,7 @@ impl Session {
         cl: ConsistencyLevel,
     ) -> Result<ColumnOrSuperColumn> {
         self.require_login()?;
-        let schema = self.service.schema();
+        let schema = &*self.service.schema();
         validate_column_path(schema, keyspace, path)?;
         validate_key(key)?;
         consistency::check_read(schema, keyspace, cl, 1)?;
@@ -43,7 +43,7 @@ impl Session {
         cl: ConsistencyLevel,
     ) -> Result<BTreeMap<String, ColumnOrSuperColumn>> {
         self.require_login()?;
-        let schema = self.service.schema();
+        let schema = &*self.service.schema();
         validate_column_path(schema, keyspace, path)?;
         keys.iter().try_for_each(|key| validate_key(key))?;
         consistency::check_read(schema, keyspace, cl, keys.len())?;
@@ -113,7 +113,7 @@ impl Session {
         cl: ConsistencyLevel,
     ) -> Result<i32> {
         self.require_login()?;
-        let schema = self.service.schema();
+        let schema = &*self.service.schema();
         let sc = parent.super_column.as_deref();
         validate_column_parent(schema, keyspace, &parent.column_family, sc)?;
         validate_key(key)?;
@@ -136,7 +136,7 @@ impl Session {
         cl: ConsistencyLevel,
     ) -> Result<Vec<(&'k str, Vec<ColumnOrSuperColumn>)>> {
         self.require_login()?;
-        let schema = self.service.schema();
+        let schema = &*self.service.schema();
         let sc = parent.super_column.as_deref();
         let cf = validate_column_parent(schema, keyspace, &parent.column_family, sc)?;
         validate_predicate(cf, sc, predicate)?;
@@ -169,7 +169,7 @@ impl Session {
         cl: ConsistencyLevel,
     ) -> Result<Vec<KeySlice>> {
         self.require_login()?;
-        let schema = self.service.schema();
+        let schema = &*self.service.schema();
         let sc = parent.super_column.as_deref();
         let cf = validate_column_parent(schema, keyspace, &parent.column_family, sc)?;
         validate_predicate(cf, sc, predicate)?;

@@ -31,7 +31,7 @@ impl Session {
     ) -> Result<()> {
         self.require_login()?;
         validate_key(key)?;
-        validate_column_path(self.service.schema(), keyspace, path)?;
+        validate_column_path(&self.service.schema(), keyspace, path)?;
         // Validation lets a Super CF path without a column through (D2).
         let Some(name) = path.column.clone() else {
             return Err(Error::invalid(format!(
@@ -59,7 +59,7 @@ impl Session {
         cl: ConsistencyLevel,
     ) -> Result<()> {
         self.require_login()?;
-        let schema = self.service.schema();
+        let schema = &*self.service.schema();
         validate_key(&key)?;
         for (cf, coscs) in &cfmap {
             for cosc in coscs {
@@ -101,7 +101,7 @@ impl Session {
     ) -> Result<()> {
         self.require_login()?;
         validate_key(key)?;
-        validate_column_path_or_parent(self.service.schema(), keyspace, path)?;
+        validate_column_path_or_parent(&self.service.schema(), keyspace, path)?;
         consistency::check_write(cl)?;
         let mut row = RowMutation::new(keyspace, key);
         row.push(&path.column_family, convert::remove(path, timestamp));
@@ -117,7 +117,7 @@ impl Session {
         cl: ConsistencyLevel,
     ) -> Result<()> {
         self.require_login()?;
-        let schema = self.service.schema();
+        let schema = &*self.service.schema();
         for (key, cfs) in mutation_map {
             validate_key(key)?;
             for (cf, mutations) in cfs {

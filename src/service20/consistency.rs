@@ -112,6 +112,8 @@ mod tests {
             replica_placement_strategy: "org.apache.cassandra.locator.RackUnawareStrategy".into(),
             endpoint_snitch: String::new(),
             column_families: BTreeMap::new(),
+            strategy_options: Default::default(),
+            durable_writes: true,
         }
     }
 

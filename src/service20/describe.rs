@@ -31,12 +31,8 @@ impl Session20 {
     pub(super) fn describe_keyspace(&self, keyspace: &str) -> Result<KsDef> {
         self.require_login()?;
         let grace = self.service.config.gc_grace_seconds;
-        let ks = self
-            .service
-            .db
-            .schema()
-            .keyspace(keyspace)
-            .ok_or(Error::NotFound)?;
+        let schema = self.service.db.schema();
+        let ks = schema.keyspace(keyspace).ok_or(Error::NotFound)?;
         Ok(schema::ks_def(ks, grace))
     }
 
@@ -104,7 +100,7 @@ impl Session20 {
     /// `describe_schema_versions`: the one version, held by this node.
     pub(super) fn describe_schema_versions(&self) -> BTreeMap<String, Vec<String>> {
         let version = schema::schema_version(
-            self.service.db.schema(),
+            &self.service.db.schema(),
             self.service.config.gc_grace_seconds,
         );
         let listen = self.service.listen_address().to_string();

@@ -39,7 +39,10 @@ impl Session20 {
     /// their order, so a client learns of a missing keyspace, an unknown column family, a
     /// missing login or permission exactly as it will once the call is served.
     fn data_not_yet<T>(&self, method: &Method, cf: &str) -> thrift::Result<T> {
-        let checked = self.column_family(cf).and_then(|_| Err(not_served(method)));
+        let schema = self.service.db.schema();
+        let checked = self
+            .column_family(&schema, cf)
+            .and_then(|_| Err(not_served(method)));
         self.reply(method, checked)
     }
 }

@@ -25,7 +25,8 @@ const MULTI_SLICE_COUNT: i32 = 1000;
 impl Session20 {
     /// `get`: one column, subcolumn or super column; NotFoundException when nothing is live.
     pub(super) fn get(&self, key: &[u8], path: &ColumnPath, cl: Cl) -> Result<ColumnOrSuperColumn> {
-        let (ks, cf) = self.column_family(&path.column_family)?;
+        let schema = self.service.db.schema();
+        let (ks, cf) = self.column_family(&schema, &path.column_family)?;
         let (sc, column) = (path.super_column.as_deref(), path.column.as_deref());
         validate_column_path(cf, sc, column)?;
         check_read_level(cl)?;
@@ -43,7 +44,8 @@ impl Session20 {
         predicate: &SlicePredicate,
         cl: Cl,
     ) -> Result<BTreeMap<Vec<u8>, Vec<ColumnOrSuper>>> {
-        let (ks, cf) = self.column_family(&parent.column_family)?;
+        let schema = self.service.db.schema();
+        let (ks, cf) = self.column_family(&schema, &parent.column_family)?;
         let sc = parent.super_column.as_deref();
         validate_column_parent(cf, sc)?;
         validate_predicate(cf, sc, predicate)?;
@@ -100,7 +102,8 @@ impl Session20 {
         range: &KeyRange,
         cl: Cl,
     ) -> Result<Vec<KeySlice>> {
-        let (ks, cf) = self.column_family(&parent.column_family)?;
+        let schema = self.service.db.schema();
+        let (ks, cf) = self.column_family(&schema, &parent.column_family)?;
         let sc = parent.super_column.as_deref();
         validate_column_parent(cf, sc)?;
         validate_predicate(cf, sc, predicate)?;
@@ -134,7 +137,8 @@ impl Session20 {
         start_column: &[u8],
         cl: Cl,
     ) -> Result<Vec<KeySlice>> {
-        let (ks, cf) = self.column_family(column_family)?;
+        let schema = self.service.db.schema();
+        let (ks, cf) = self.column_family(&schema, column_family)?;
         let partitioner = self.partitioner();
         let checked = validate_key_range(partitioner, cf, None, range)?;
         check_read_level(cl)?;
@@ -158,11 +162,13 @@ impl Session20 {
         &self,
         request: &MultiSliceRequest,
     ) -> Result<Vec<ColumnOrSuperColumn>> {
-        self.session_keyspace()?;
+        let schema = self.service.db.schema();
+        self.session_keyspace(&schema)?;
         let Some(parent) = &request.column_parent else {
             return invalid("column_parent is required");
         };
-        let (ks, cf) = self.column_family(&parent.column_family)?;
+        let schema = self.service.db.schema();
+        let (ks, cf) = self.column_family(&schema, &parent.column_family)?;
         if cf.is_super() {
             return invalid("get_multi_slice does not support super columns");
         }
@@ -237,7 +243,8 @@ impl Session20 {
         predicate: &SlicePredicate,
         cl: Cl,
     ) -> Result<Vec<KeySlice>> {
-        let (_, cf) = self.column_family(&parent.column_family)?;
+        let schema = self.service.db.schema();
+        let (_, cf) = self.column_family(&schema, &parent.column_family)?;
         let sc = parent.super_column.as_deref();
         validate_column_parent(cf, sc)?;
         validate_predicate(cf, sc, predicate)?;

@@ -157,6 +157,8 @@ mod tests {
             replica_placement_strategy: strategy.into(),
             endpoint_snitch: "org.apache.cassandra.locator.EndPointSnitch".into(),
             column_families: cfs.iter().map(|c| (c.name.clone(), c.clone())).collect(),
+            strategy_options: Default::default(),
+            durable_writes: true,
         }
     }
 
@@ -167,6 +169,7 @@ mod tests {
             comparator: Comparator::Utf8,
             subcomparator: Some(Comparator::Long),
             comment: Some("posts".into()),
+            later: Default::default(),
         }
     }
 

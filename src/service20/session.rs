@@ -5,7 +5,7 @@
 //! here until the reply may leave (`crate::service::PendingAcks`).
 
 use super::Service20;
-use crate::config::{CfDef, KeyspaceDef};
+use crate::config::{CfDef, KeyspaceDef, Schema};
 use crate::error::{Error, Result};
 use crate::partitioner::Partitioner;
 use crate::protocol::{Connection, Mode, ReplyGate, Violation};
@@ -85,19 +85,22 @@ impl Session20 {
     }
 
     /// The session keyspace, which must be set and exist (first two session checks).
-    pub(super) fn session_keyspace(&self) -> Result<&KeyspaceDef> {
+    /// `schema` is the snapshot the call works with (`Db::schema`).
+    pub(super) fn session_keyspace<'s>(&self, schema: &'s Schema) -> Result<&'s KeyspaceDef> {
         let name = self.keyspace().ok_or_else(|| Error::invalid(NO_KEYSPACE))?;
-        self.service
-            .db
-            .schema()
+        schema
             .keyspace(&name)
             .ok_or_else(|| Error::invalid(format!("Keyspace {name} does not exist")))
     }
 
     /// Every session check of a call on column family `cf` of the session keyspace, in
     /// order: keyspace, column family, login, permission.
-    pub(super) fn column_family(&self, cf: &str) -> Result<(&KeyspaceDef, &CfDef)> {
-        let ks = self.session_keyspace()?;
+    pub(super) fn column_family<'s>(
+        &self,
+        schema: &'s Schema,
+        cf: &str,
+    ) -> Result<(&'s KeyspaceDef, &'s CfDef)> {
+        let ks = self.session_keyspace(schema)?;
         let def = table(ks, cf)?;
         self.require_login()?;
         self.require_access(&ks.name)?;

@@ -22,7 +22,8 @@ impl Session20 {
         end: &str,
         keys_per_split: i32,
     ) -> Result<Vec<CfSplit>> {
-        let ks = self.session_keyspace()?;
+        let schema = self.service.db.schema();
+        let ks = self.session_keyspace(&schema)?;
         let cf = table(ks, column_family)?;
         let per_split = usize::try_from(keys_per_split).unwrap_or(0);
         if per_split == 0 {

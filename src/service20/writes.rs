@@ -32,7 +32,8 @@ impl Session20 {
         column: Column,
         cl: Cl,
     ) -> Result<()> {
-        let (ks, cf) = self.column_family(&parent.column_family)?;
+        let schema = self.service.db.schema();
+        let (ks, cf) = self.column_family(&schema, &parent.column_family)?;
         validate_key(self.partitioner(), &key)?;
         let sc = parent.super_column.as_deref();
         validate_column_parent(cf, sc)?;
@@ -64,7 +65,8 @@ impl Session20 {
         timestamp: i64,
         cl: Cl,
     ) -> Result<()> {
-        let (ks, cf) = self.column_family(&path.column_family)?;
+        let schema = self.service.db.schema();
+        let (ks, cf) = self.column_family(&schema, &path.column_family)?;
         validate_key(self.partitioner(), &key)?;
         let (sc, column) = (path.super_column.clone(), path.column.clone());
         validate_removal_path(cf, sc.as_deref(), column.as_deref())?;
@@ -87,7 +89,8 @@ impl Session20 {
     /// `add` and `remove_counter`: the session checks, then the refusal every column family
     /// without counters gives.
     pub(super) fn counter_call(&self, column_family: &str) -> Result<()> {
-        let (_, cf) = self.column_family(column_family)?;
+        let schema = self.service.db.schema();
+        let (_, cf) = self.column_family(&schema, column_family)?;
         Err(non_commutative(cf))
     }
 
@@ -97,11 +100,13 @@ impl Session20 {
     /// on its own.
     pub(super) fn batch_mutate(&self, map: MutationMap, cl: Cl, atomic: bool) -> Result<()> {
         // Even an empty batch needs the session keyspace.
-        self.session_keyspace()?;
+        let schema = self.service.db.schema();
+        self.session_keyspace(&schema)?;
         let partitioner = self.partitioner();
         for (key, cfs) in &map {
             for (cf_name, mutations) in cfs {
-                let (ks, cf) = self.column_family(cf_name)?;
+                let schema = self.service.db.schema();
+                let (ks, cf) = self.column_family(&schema, cf_name)?;
                 validate_key(partitioner, key)?;
                 for mutation in mutations {
                     validate_mutation(&ks.name, cf, mutation)?;
@@ -112,10 +117,12 @@ impl Session20 {
         let mut rows = Vec::with_capacity(map.len());
         for (key, cfs) in map {
             // Every CF was found above, so the session keyspace exists.
-            let ks = self.session_keyspace()?;
+            let schema = self.service.db.schema();
+            let ks = self.session_keyspace(&schema)?;
             let mut row = RowMutation::new(ks.name.clone(), key);
             for (cf_name, mutations) in cfs {
-                let (_, cf) = self.column_family(&cf_name)?;
+                let schema = self.service.db.schema();
+                let (_, cf) = self.column_family(&schema, &cf_name)?;
                 let mut changes = Vec::with_capacity(mutations.len());
                 for mutation in mutations {
                     if let Some(cosc) = mutation.column_or_supercolumn {
@@ -133,7 +140,8 @@ impl Session20 {
         if rows.is_empty() {
             return Ok(());
         }
-        check_write_available(self.session_keyspace()?, cl)?;
+        let schema = self.service.db.schema();
+        check_write_available(self.session_keyspace(&schema)?, cl)?;
         match atomic {
             true => {
                 let ack = self.service.db.apply_atomic(rows)?;
@@ -146,7 +154,8 @@ impl Session20 {
 
     /// `truncate`: every row of the column family goes, at once; the definition stays.
     pub(super) fn truncate(&self, column_family: &str) -> Result<()> {
-        let (ks, cf) = self.column_family(column_family)?;
+        let schema = self.service.db.schema();
+        let (ks, cf) = self.column_family(&schema, column_family)?;
         let ack = self.service.db.truncate(&ks.name, &cf.name)?;
         self.pending.push(ack);
         Ok(())

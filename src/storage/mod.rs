@@ -37,7 +37,7 @@ mod store;
 mod values;
 mod watermark;
 
-pub use catalog::{Catalog, CfDescriptor};
+pub use catalog::{same_encoding, Catalog};
 pub use choice::{open_engine, open_redis_cluster, EngineKind, OpenedEngine, ENGINE_FILE};
 pub use durability::{Ack, SyncPolicy};
 pub use engine::{Batch, Engine, KvPair, Reopen, RowLease, Scan};

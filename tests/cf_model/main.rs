@@ -54,6 +54,7 @@ pub fn schema() -> Arc<Schema> {
             comparator: *comparator,
             subcomparator: *sub,
             comment: None,
+            later: Default::default(),
         };
         (name.to_string(), def)
     });
@@ -63,6 +64,8 @@ pub fn schema() -> Arc<Schema> {
         replica_placement_strategy: "org.apache.cassandra.locator.RackUnawareStrategy".into(),
         endpoint_snitch: "org.apache.cassandra.locator.EndPointSnitch".into(),
         column_families: cfs.collect(),
+        strategy_options: Default::default(),
+        durable_writes: true,
     };
     Arc::new(Schema {
         keyspaces: [(KS.to_string(), ks)].into_iter().collect(),

@@ -18,12 +18,15 @@ fn schema() -> Arc<Schema> {
         comparator: Comparator::Bytes,
         subcomparator: None,
         comment: None,
+        later: Default::default(),
     };
     let ks = KeyspaceDef {
         name: KS.into(),
         replication_factor: 1,
         replica_placement_strategy: "org.apache.cassandra.locator.RackUnawareStrategy".into(),
         endpoint_snitch: "org.apache.cassandra.locator.EndPointSnitch".into(),
+        strategy_options: Default::default(),
+        durable_writes: true,
         column_families: ["Standard1", "Standard2"]
             .into_iter()
             .map(|n| (n.to_string(), cf(n)))
@@ -168,12 +171,12 @@ fn the_purge_skips_a_cf_without_tombstones_until_one_is_written() {
     assert_eq!(db.purge_expired_tombstones().unwrap(), 1);
     assert!(db
         .counters
-        .known_clean(db.cf(KS, "Standard1").unwrap().layout.id));
+        .known_clean(Db::cf(&db.catalog(), KS, "Standard1").unwrap().layout.id));
     write(&db, "Standard1", "k", ins("y")).unwrap();
     write(&db, "Standard1", "k", del("y")).unwrap();
     assert!(!db
         .counters
-        .known_clean(db.cf(KS, "Standard1").unwrap().layout.id));
+        .known_clean(Db::cf(&db.catalog(), KS, "Standard1").unwrap().layout.id));
     clock.fetch_add(101, Ordering::SeqCst);
     assert_eq!(db.purge_expired_tombstones().unwrap(), 1, "scanned again");
 }
@@ -256,7 +259,7 @@ fn expiring_columns_are_counted_and_keep_the_purge_looking() {
     };
     write(&db, "Standard1", "k", ins("x")).unwrap();
     write(&db, "Standard1", "t", expiring("x", 10)).unwrap();
-    let id = db.cf(KS, "Standard1").unwrap().layout.id;
+    let id = Db::cf(&db.catalog(), KS, "Standard1").unwrap().layout.id;
     // Nothing to purge yet, but the CF is not clean: the column will need a purge later
     // with no write in between.
     assert_eq!(db.purge_expired_tombstones().unwrap(), 0);

@@ -25,6 +25,7 @@ fn cf(name: &str, comparator: Comparator, sub: Option<Comparator>) -> CfDef {
         comparator,
         subcomparator: sub,
         comment: None,
+        later: Default::default(),
     }
 }
 
@@ -42,6 +43,8 @@ fn schema() -> Arc<Schema> {
         replica_placement_strategy: "org.apache.cassandra.locator.RackUnawareStrategy".into(),
         endpoint_snitch: "org.apache.cassandra.locator.EndPointSnitch".into(),
         column_families: cfs.into_iter().map(|c| (c.name.clone(), c)).collect(),
+        strategy_options: Default::default(),
+        durable_writes: true,
     };
     Arc::new(Schema {
         keyspaces: [(KS.to_string(), ks)].into_iter().collect(),
