@@ -12,6 +12,7 @@ const KS: &str = "Keyspace1";
 
 mod atomic;
 mod paged;
+mod schema;
 mod truncate;
 
 fn cf(name: &str, comparator: Comparator, sub: Option<Comparator>) -> CfDef {
