@@ -31,10 +31,6 @@ impl Session20 {
         result.map_err(|e| crate::metrics::thrift_error(method.name, to_thrift(method, e)))
     }
 
-    fn not_yet<T>(&self, method: &Method) -> thrift::Result<T> {
-        self.reply(method, Err(not_served(method)))
-    }
-
     /// A data call on column family `cf` not built yet: the session checks run first, in
     /// their order, so a client learns of a missing keyspace, an unknown column family, a
     /// missing login or permission exactly as it will once the call is served.
@@ -302,28 +298,34 @@ impl CassandraSyncHandler for Session20 {
         self.reply(&m::DESCRIBE_SPLITS_EX, result)
     }
 
-    fn handle_system_add_column_family(&self, _cf_def: CfDef) -> thrift::Result<String> {
-        self.not_yet(&m::SYSTEM_ADD_COLUMN_FAMILY)
+    fn handle_system_add_column_family(&self, cf_def: CfDef) -> thrift::Result<String> {
+        let result = self.system_add_column_family(&cf_def);
+        self.reply(&m::SYSTEM_ADD_COLUMN_FAMILY, result)
     }
 
     fn handle_system_drop_column_family(&self, cf: String) -> thrift::Result<String> {
-        self.data_not_yet(&m::SYSTEM_DROP_COLUMN_FAMILY, &cf)
+        let result = self.system_drop_column_family(&cf);
+        self.reply(&m::SYSTEM_DROP_COLUMN_FAMILY, result)
     }
 
-    fn handle_system_add_keyspace(&self, _ks_def: KsDef) -> thrift::Result<String> {
-        self.not_yet(&m::SYSTEM_ADD_KEYSPACE)
+    fn handle_system_add_keyspace(&self, ks_def: KsDef) -> thrift::Result<String> {
+        let result = self.system_add_keyspace(&ks_def);
+        self.reply(&m::SYSTEM_ADD_KEYSPACE, result)
     }
 
-    fn handle_system_drop_keyspace(&self, _keyspace: String) -> thrift::Result<String> {
-        self.not_yet(&m::SYSTEM_DROP_KEYSPACE)
+    fn handle_system_drop_keyspace(&self, keyspace: String) -> thrift::Result<String> {
+        let result = self.system_drop_keyspace(&keyspace);
+        self.reply(&m::SYSTEM_DROP_KEYSPACE, result)
     }
 
-    fn handle_system_update_keyspace(&self, _ks_def: KsDef) -> thrift::Result<String> {
-        self.not_yet(&m::SYSTEM_UPDATE_KEYSPACE)
+    fn handle_system_update_keyspace(&self, ks_def: KsDef) -> thrift::Result<String> {
+        let result = self.system_update_keyspace(&ks_def);
+        self.reply(&m::SYSTEM_UPDATE_KEYSPACE, result)
     }
 
-    fn handle_system_update_column_family(&self, _cf_def: CfDef) -> thrift::Result<String> {
-        self.not_yet(&m::SYSTEM_UPDATE_COLUMN_FAMILY)
+    fn handle_system_update_column_family(&self, cf_def: CfDef) -> thrift::Result<String> {
+        let result = self.system_update_column_family(&cf_def);
+        self.reply(&m::SYSTEM_UPDATE_COLUMN_FAMILY, result)
     }
 
     fn handle_execute_cql_query(

@@ -1,15 +1,17 @@
 //! The later Thrift API (Cassandra 0.7–3.11, IDL 20.1.0; `docs/api-later.md`) over the same
 //! column families as the 0.6 API: per-connection sessions (`set_keyspace`, `login`), the
-//! `describe_*` family with the keyspaces of storage-conf.xml seen as the later API's KsDef
-//! and CfDef, and one mapping from the crate's `Error` to the 20.1.0 exceptions (`errors`).
+//! `describe_*` family with the stored schema seen as the later API's KsDef and CfDef, the
+//! six `system_*` calls that change it, and one mapping from the crate's `Error` to the 20.1.0 exceptions (`errors`).
 //!
 //! [`Service20`] is shared by the later listener's connections and is its
 //! `ConnectionFactory`; each connection gets a [`Session20`]. `session` holds the state and
 //! the order of the session checks, `handler` routes the generated handler trait, `describe`
-//! answers the cluster calls and `schema` converts definitions.
+//! answers the cluster calls, `schema` reports definitions, `definitions` converts and
+//! validates incoming CfDefs and `system` makes the schema changes.
 
 mod consistency;
 mod convert;
+mod definitions;
 mod describe;
 mod errors;
 mod handler;
@@ -18,6 +20,7 @@ mod reads;
 mod schema;
 mod session;
 mod splits;
+mod system;
 mod validation;
 mod writes;
 

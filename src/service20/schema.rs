@@ -1,18 +1,19 @@
-//! The keyspaces of storage-conf.xml as the later API describes them
-//! (`docs/api-later.md#schema`): 0.6 placement strategies become their 0.7 names with a
-//! `replication_factor` option, comparators their full type strings, and every CfDef field
-//! the 0.6 file cannot express takes the value a CfDef created with only its names reads
-//! back with in Cassandra 2.2. The schema version is a name-based (MD5) UUID of a canonical
+//! The stored schema as the later API describes it (`docs/api-later.md#schema`): 0.6
+//! placement strategies become their 0.7 names, comparators and validators their full type
+//! strings, and every CfDef field comes from the stored definition — for a column family of
+//! storage-conf.xml the value a CfDef created with only its names reads back with in
+//! Cassandra 2.2. The schema version is a name-based (MD5) UUID of a canonical
 //! text of the user keyspaces, so equal schemas have equal versions.
 
 use crate::config::{CfDef as ConfCf, ColumnType, KeyspaceDef, Schema, SYSTEM_KEYSPACE};
-use crate::protocol::v20::generated::{CfDef, KsDef};
+use crate::protocol::v20::generated::{CfDef, ColumnDef, IndexType, KsDef};
 use md5::{Digest, Md5};
 use std::collections::BTreeMap;
 use thrift::OrderedFloat;
 
 const LOCATOR: &str = "org.apache.cassandra.locator.";
-const BYTES_TYPE: &str = "org.apache.cassandra.db.marshal.BytesType";
+#[cfg(test)]
+const BYTES_TYPE: &str = crate::config::BYTES_TYPE;
 
 /// The strategy of the `system` keyspace (spec G8).
 pub(super) const LOCAL_STRATEGY: &str = "org.apache.cassandra.locator.LocalStrategy";
@@ -30,25 +31,31 @@ pub(super) fn ks_def(ks: &KeyspaceDef, gc_grace_seconds: u32) -> KsDef {
             true,
         );
     }
-    let options = BTreeMap::from([(
-        "replication_factor".to_string(),
-        ks.replication_factor.to_string(),
-    )]);
+    // A definition built in code (tests) may have no options: the 0.6 factor stands in.
+    let options = match ks.strategy_options.is_empty() {
+        false => ks.strategy_options.clone(),
+        true => BTreeMap::from([(
+            "replication_factor".to_string(),
+            ks.replication_factor.to_string(),
+        )]),
+    };
     let cf_defs = ks
         .column_families
         .values()
         .map(|cf| cf_def(&ks.name, cf, gc_grace_seconds))
         .collect();
-    // replication_factor is set too, for 0.7 (19.4.0) clients whose bindings require it
-    // (spec G9).
-    let rf = i32::try_from(ks.replication_factor).unwrap_or(i32::MAX);
+    // replication_factor is set too whenever the options hold a numeric one, for 0.7
+    // (19.4.0) clients whose bindings require it (spec G9).
+    let rf = options
+        .get("replication_factor")
+        .and_then(|v| v.trim().parse::<i32>().ok());
     KsDef::new(
         ks.name.clone(),
         strategy_class(&ks.replica_placement_strategy),
         options,
         rf,
         cf_defs,
-        true,
+        ks.durable_writes,
     )
 }
 
@@ -65,13 +72,29 @@ pub(super) fn strategy_class(placement: &str) -> String {
     format!("{LOCATOR}{name}")
 }
 
-/// The CfDef of a configured column family, with 2.2's values for everything a 0.6 file
-/// cannot say.
+/// The CfDef of a stored column family; `gc_grace_seconds` is the node's, for one that has
+/// none of its own.
 pub(super) fn cf_def(keyspace: &str, cf: &ConfCf, gc_grace_seconds: u32) -> CfDef {
     let subcomparator = match cf.column_type {
         ColumnType::Super => cf.subcomparator.map(|c| c.class_name()),
         ColumnType::Standard => None,
     };
+    let later = &cf.later;
+    let grace = later.gc_grace_seconds.unwrap_or(gc_grace_seconds);
+    let float = |f: f64| Some(OrderedFloat(f));
+    let columns = later
+        .column_metadata
+        .iter()
+        .map(|c| {
+            ColumnDef::new(
+                c.name.clone(),
+                c.validation_class.clone(),
+                c.index_type.map(IndexType),
+                c.index_name.clone(),
+                c.index_options.clone(),
+            )
+        })
+        .collect();
     CfDef {
         keyspace: keyspace.to_string(),
         name: cf.name.clone(),
@@ -81,13 +104,13 @@ pub(super) fn cf_def(keyspace: &str, cf: &ConfCf, gc_grace_seconds: u32) -> CfDe
         comment: Some(cf.comment.clone().unwrap_or_default()),
         row_cache_size: None,
         key_cache_size: None,
-        read_repair_chance: Some(OrderedFloat(0.0)),
-        column_metadata: Some(Vec::new()),
-        gc_grace_seconds: Some(i32::try_from(gc_grace_seconds).unwrap_or(i32::MAX)),
-        default_validation_class: Some(BYTES_TYPE.to_string()),
+        read_repair_chance: float(later.read_repair_chance),
+        column_metadata: Some(columns),
+        gc_grace_seconds: Some(i32::try_from(grace).unwrap_or(i32::MAX)),
+        default_validation_class: Some(later.default_validation_class.clone()),
         id: None,
-        min_compaction_threshold: Some(4),
-        max_compaction_threshold: Some(32),
+        min_compaction_threshold: Some(later.min_compaction_threshold),
+        max_compaction_threshold: Some(later.max_compaction_threshold),
         row_cache_save_period_in_seconds: None,
         key_cache_save_period_in_seconds: None,
         memtable_flush_after_mins: None,
@@ -95,30 +118,25 @@ pub(super) fn cf_def(keyspace: &str, cf: &ConfCf, gc_grace_seconds: u32) -> CfDe
         memtable_operations_in_millions: None,
         replicate_on_write: None,
         merge_shards_chance: None,
-        key_validation_class: Some(BYTES_TYPE.to_string()),
+        key_validation_class: Some(later.key_validation_class.clone()),
         row_cache_provider: None,
-        key_alias: Some(b"key".to_vec()),
-        compaction_strategy: Some(
-            "org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy".to_string(),
-        ),
-        compaction_strategy_options: Some(BTreeMap::new()),
+        key_alias: Some(later.key_alias.clone()),
+        compaction_strategy: Some(later.compaction_strategy.clone()),
+        compaction_strategy_options: Some(later.compaction_strategy_options.clone()),
         row_cache_keys_to_save: None,
-        compression_options: Some(BTreeMap::from([(
-            "sstable_compression".to_string(),
-            "org.apache.cassandra.io.compress.LZ4Compressor".to_string(),
-        )])),
-        bloom_filter_fp_chance: Some(OrderedFloat(0.01)),
-        caching: Some("KEYS_ONLY".to_string()),
-        dclocal_read_repair_chance: Some(OrderedFloat(0.0)),
+        compression_options: Some(later.compression_options.clone()),
+        bloom_filter_fp_chance: float(later.bloom_filter_fp_chance),
+        caching: Some(later.caching.clone()),
+        dclocal_read_repair_chance: float(later.dclocal_read_repair_chance),
         populate_io_cache_on_flush: None,
-        memtable_flush_period_in_ms: Some(0),
-        default_time_to_live: Some(0),
+        memtable_flush_period_in_ms: Some(later.memtable_flush_period_in_ms),
+        default_time_to_live: Some(i32::try_from(later.default_time_to_live).unwrap_or(i32::MAX)),
         index_interval: None,
-        speculative_retry: Some("NONE".to_string()),
+        speculative_retry: Some(later.speculative_retry.clone()),
         triggers: Some(Vec::new()),
-        cells_per_row_to_cache: Some("0".to_string()),
-        min_index_interval: Some(128),
-        max_index_interval: Some(2048),
+        cells_per_row_to_cache: Some(later.cells_per_row_to_cache.clone()),
+        min_index_interval: Some(later.min_index_interval),
+        max_index_interval: Some(later.max_index_interval),
     }
 }
 

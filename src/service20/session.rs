@@ -130,6 +130,24 @@ impl Session20 {
         Ok(())
     }
 
+    /// The permission of keyspace-level schema calls (spec G17): the user must be listed
+    /// under `<modify-keyspaces>` in access.properties; refused with the text naming
+    /// `keyspace`.
+    pub(super) fn require_modify_keyspaces(&self, keyspace: &str) -> Result<()> {
+        let Some(user) = self.user.borrow().clone() else {
+            return Ok(());
+        };
+        self.service
+            .auth
+            .authorize(&user, "<modify-keyspaces>")
+            .map_err(|e| match e {
+                Error::Authorization(_) => Error::InvalidRequest(format!(
+                    "User {user} could not be authorized to use keyspace {keyspace}"
+                )),
+                other => other,
+            })
+    }
+
     /// The partitioner that orders rows and checks keys.
     pub(super) fn partitioner(&self) -> Partitioner {
         self.service.db.partitioner()
