@@ -452,6 +452,9 @@ pub struct RowCondition {
     pub op: Comparison,
     /// The value compared with.
     pub value: Vec<u8>,
+    /// The column's value validator, whose order compares the values; `None` for BytesType
+    /// (unsigned bytes).
+    pub value_type: Option<crate::types::DataType>,
 }
 
 /// One row of a range read: its key and the selected columns (possibly none: a "range ghost").

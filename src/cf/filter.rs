@@ -12,8 +12,8 @@ use std::cmp::Ordering;
 
 impl Db {
     /// `get_range_slices` with a row filter: up to `range.count` rows, in ring order, that
-    /// meet every one of `conditions`. Values compare as unsigned bytes, the order of
-    /// BytesType, the value type of every column of a storage-conf.xml column family.
+    /// meet every one of `conditions`. Values compare by each condition's value type
+    /// (unsigned bytes for BytesType).
     /// Standard column families only.
     pub fn get_filtered_range_slices(
         &self,
@@ -70,7 +70,10 @@ fn meets(condition: &RowCondition, found: &[Column]) -> bool {
     let Some(column) = found.iter().find(|c| c.name == condition.name) else {
         return false;
     };
-    let order = column.value.as_slice().cmp(condition.value.as_slice());
+    let order = match &condition.value_type {
+        Some(t) => t.compare(&column.value, &condition.value),
+        None => column.value.as_slice().cmp(condition.value.as_slice()),
+    };
     match condition.op {
         Comparison::Eq => order == Ordering::Equal,
         Comparison::Gte => order != Ordering::Less,
@@ -98,6 +101,7 @@ mod tests {
             name: b"c".to_vec(),
             op,
             value: value.to_vec(),
+            value_type: None,
         }
     }
 

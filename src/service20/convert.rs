@@ -4,6 +4,7 @@
 //! with checks, never with `as`.
 
 use super::validation::CheckedBounds;
+use crate::config::CfDef;
 use crate::error::{Error, Result};
 use crate::model::{
     self, ColumnOrSuper, Comparison, KeyFilter, Predicate, RowBounds, RowCondition,
@@ -57,8 +58,8 @@ pub(super) fn bounds(partitioner: Partitioner, checked: CheckedBounds<'_>) -> Re
     })
 }
 
-/// A checked row filter as conditions.
-pub(super) fn row_filter(expressions: &[IndexExpression]) -> Result<Vec<RowCondition>> {
+/// A checked row filter as conditions, each comparing by its column's value validator.
+pub(super) fn row_filter(cf: &CfDef, expressions: &[IndexExpression]) -> Result<Vec<RowCondition>> {
     expressions
         .iter()
         .map(|e| {
@@ -79,6 +80,7 @@ pub(super) fn row_filter(expressions: &[IndexExpression]) -> Result<Vec<RowCondi
                 name: e.column_name.clone(),
                 op,
                 value: e.value.clone(),
+                value_type: super::validators::value_validator(cf, &e.column_name)?,
             })
         })
         .collect()

@@ -22,6 +22,7 @@ mod session;
 mod splits;
 mod system;
 mod validation;
+mod validators;
 mod writes;
 
 pub use session::Session20;

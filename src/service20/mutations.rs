@@ -1,10 +1,11 @@
 //! Request checks of the later API's writes (`docs/api-later.md#validation`): a column's
 //! data (TTL, value, timestamp), a ColumnOrSuperColumn, a Mutation and a Deletion, with the
 //! later texts in the later order — and the conversion of a checked write into `model`
-//! changes. Every column family of storage-conf.xml is a non-counter one, so the counter
-//! shapes are refused with the non-counter text.
+//! changes (with the CF's default TTL). Counter column families cannot be created yet, so
+//! the counter shapes are refused with the non-counter text.
 
 use super::validation::{invalid, validate_column_path, validate_names, validate_slice_range};
+use super::validators::{effective_ttl, validate_value};
 use crate::config::CfDef;
 use crate::error::{Error, Result};
 use crate::model::{self, Change};
@@ -32,22 +33,21 @@ pub(super) fn validate_ttl(column: &Column) -> Result<()> {
     }
 }
 
-/// `validateColumnData` (spec §4.1): TTL, value, timestamp, then the value validator
-/// (BytesType for every column family of storage-conf.xml: nothing to refuse).
-pub(super) fn validate_column_data(column: &Column) -> Result<()> {
+/// `validateColumnData` (spec §4.1): TTL, value, timestamp, then the value validator.
+pub(super) fn validate_column_data(keyspace: &str, cf: &CfDef, column: &Column) -> Result<()> {
     validate_ttl(column)?;
-    if column.value.is_none() {
+    let Some(value) = &column.value else {
         return invalid("Column value is required");
-    }
+    };
     if column.timestamp.is_none() {
         return invalid("Column timestamp is required");
     }
-    Ok(())
+    validate_value(keyspace, cf, &column.name, value)
 }
 
 /// `validateColumnOrSuperColumn` (spec §6.11): exactly one of the four parts, each checked
 /// as a path and as column data.
-pub(super) fn validate_cosc(cf: &CfDef, cosc: &ColumnOrSuperColumn) -> Result<()> {
+pub(super) fn validate_cosc(keyspace: &str, cf: &CfDef, cosc: &ColumnOrSuperColumn) -> Result<()> {
     let parts = [
         cosc.column.is_some(),
         cosc.super_column.is_some(),
@@ -62,12 +62,12 @@ pub(super) fn validate_cosc(cf: &CfDef, cosc: &ColumnOrSuperColumn) -> Result<()
     if let Some(column) = &cosc.column {
         validate_ttl(column)?;
         validate_column_path(cf, None, Some(&column.name))?;
-        validate_column_data(column)?;
+        validate_column_data(keyspace, cf, column)?;
     }
     if let Some(sc) = &cosc.super_column {
         for column in &sc.columns {
             validate_column_path(cf, Some(&sc.name), Some(&column.name))?;
-            validate_column_data(column)?;
+            validate_column_data(keyspace, cf, column)?;
         }
     }
     if cosc.counter_column.is_some() || cosc.counter_super_column.is_some() {
@@ -79,7 +79,7 @@ pub(super) fn validate_cosc(cf: &CfDef, cosc: &ColumnOrSuperColumn) -> Result<()
 /// `validateMutation`: exactly one of an insert and a deletion.
 pub(super) fn validate_mutation(keyspace: &str, cf: &CfDef, mutation: &Mutation) -> Result<()> {
     match (&mutation.column_or_supercolumn, &mutation.deletion) {
-        (Some(cosc), None) => validate_cosc(cf, cosc),
+        (Some(cosc), None) => validate_cosc(keyspace, cf, cosc),
         (None, Some(deletion)) => validate_deletion(keyspace, cf, deletion),
         _ => invalid("mutation must have one and only one of column_or_supercolumn or deletion"),
     }
@@ -120,28 +120,28 @@ pub(super) fn validate_deletion(keyspace: &str, cf: &CfDef, deletion: &Deletion)
     Ok(())
 }
 
-/// A checked column as a stored one.
-pub(super) fn model_column(column: Column) -> model::Column {
+/// A checked column as a stored one, with the CF's default TTL if it has none (§4.2).
+pub(super) fn model_column(cf: &CfDef, column: Column) -> model::Column {
     model::Column {
+        ttl: effective_ttl(cf, column.ttl),
         name: column.name,
         value: column.value.unwrap_or_default(),
         timestamp: column.timestamp.unwrap_or_default(),
-        ttl: column.ttl,
     }
 }
 
 /// The inserts of a checked ColumnOrSuperColumn. An empty super column writes nothing.
-pub(super) fn cosc_changes(cosc: ColumnOrSuperColumn, out: &mut Vec<Change>) {
+pub(super) fn cosc_changes(cf: &CfDef, cosc: ColumnOrSuperColumn, out: &mut Vec<Change>) {
     if let Some(column) = cosc.column {
         out.push(Change::Insert {
             super_column: None,
-            column: model_column(column),
+            column: model_column(cf, column),
         });
     }
     if let Some(sc) = cosc.super_column {
         out.extend(sc.columns.into_iter().map(|column| Change::Insert {
             super_column: Some(sc.name.clone()),
-            column: model_column(column),
+            column: model_column(cf, column),
         }));
     }
 }

@@ -30,7 +30,7 @@ impl Session20 {
         let (sc, column) = (path.super_column.as_deref(), path.column.as_deref());
         validate_column_path(cf, sc, column)?;
         check_read_level(cl)?;
-        validate_key(self.partitioner(), key)?;
+        validate_key(self.partitioner(), cf, key)?;
         check_read_available(ks, cl, 1)?;
         let found = self.service.db.get(&ks.name, key, &cf.name, sc, column)?;
         Ok(convert::cosc(found))
@@ -52,7 +52,7 @@ impl Session20 {
         check_read_level(cl)?;
         let partitioner = self.partitioner();
         keys.iter()
-            .try_for_each(|key| validate_key(partitioner, key))?;
+            .try_for_each(|key| validate_key(partitioner, cf, key))?;
         let distinct: std::collections::BTreeSet<&Vec<u8>> = keys.iter().collect();
         check_serial_rows(cl, distinct.len())?;
         check_read_available(ks, cl, distinct.len())?;
@@ -111,7 +111,7 @@ impl Session20 {
         let checked = validate_key_range(partitioner, cf, sc, range)?;
         check_read_level(cl)?;
         let bounds = convert::bounds(partitioner, checked)?;
-        let conditions = convert::row_filter(range.row_filter.as_deref().unwrap_or_default())?;
+        let conditions = convert::row_filter(cf, range.row_filter.as_deref().unwrap_or_default())?;
         check_read_available(ks, cl, 1)?;
         let db = &self.service.db;
         let (parent, predicate) = (
@@ -167,7 +167,6 @@ impl Session20 {
         let Some(parent) = &request.column_parent else {
             return invalid("column_parent is required");
         };
-        let schema = self.service.db.schema();
         let (ks, cf) = self.column_family(&schema, &parent.column_family)?;
         if cf.is_super() {
             return invalid("get_multi_slice does not support super columns");
@@ -197,7 +196,7 @@ impl Session20 {
             ranges.push((start, finish));
         }
         let key = request.key.as_deref().unwrap_or_default();
-        validate_key(self.partitioner(), key)?;
+        validate_key(self.partitioner(), cf, key)?;
         check_read_available(ks, cl, 1)?;
         let limit = usize::try_from(count).unwrap_or(0);
         let model_parent = convert::parent(&cf.name, None);

@@ -37,9 +37,9 @@ pub(super) fn later_type(comparator: Comparator) -> DataType {
     }
 }
 
-/// A row key (spec §3.1): present, at most 65535 bytes, then the key validator (BytesType
-/// for every column family of storage-conf.xml) and the partitioner's own rule.
-pub(super) fn validate_key(partitioner: Partitioner, key: &[u8]) -> Result<()> {
+/// A row key (spec §3.1): present, at most 65535 bytes, then the CF's key validator and the
+/// partitioner's own rule.
+pub(super) fn validate_key(partitioner: Partitioner, cf: &CfDef, key: &[u8]) -> Result<()> {
     if key.is_empty() {
         return invalid("Key may not be empty");
     }
@@ -49,6 +49,7 @@ pub(super) fn validate_key(partitioner: Partitioner, key: &[u8]) -> Result<()> {
             key.len()
         ));
     }
+    super::validators::validate_key_value(cf, key)?;
     partitioner.check_key(key)
 }
 
@@ -304,8 +305,7 @@ pub(super) fn validate_key_range<'r>(
 }
 
 /// `validateFilterClauses` (spec §6.4): each expression's name under the CF comparator, its
-/// value's length, then its value under the column's validator (BytesType, which accepts
-/// anything, for every column family of storage-conf.xml).
+/// value's length, then its value under the column's validator.
 pub(super) fn validate_row_filter(cf: &CfDef, expressions: &[IndexExpression]) -> Result<()> {
     for e in expressions {
         if let Err(why) = check_name_value(cf.comparator, &e.column_name) {
@@ -317,6 +317,15 @@ pub(super) fn validate_row_filter(cf: &CfDef, expressions: &[IndexExpression]) -
         }
         if e.value.len() > 0xFFFF {
             return invalid("Index expression values may not be larger than 64K");
+        }
+        if let Some(validator) = super::validators::value_validator(cf, &e.column_name)? {
+            if let Err(why) = validator.validate(&e.value) {
+                return invalid(format!(
+                    "[{}]=[{}] failed value validation ({why})",
+                    hex(&e.column_name),
+                    hex(&e.value),
+                ));
+            }
         }
     }
     Ok(())

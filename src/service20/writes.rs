@@ -34,7 +34,7 @@ impl Session20 {
     ) -> Result<()> {
         let schema = self.service.db.schema();
         let (ks, cf) = self.column_family(&schema, &parent.column_family)?;
-        validate_key(self.partitioner(), &key)?;
+        validate_key(self.partitioner(), cf, &key)?;
         let sc = parent.super_column.as_deref();
         validate_column_parent(cf, sc)?;
         if cf.is_super() && sc.is_none() {
@@ -44,13 +44,13 @@ impl Session20 {
             ));
         }
         validate_names(cf, sc, &[&column.name])?;
-        validate_column_data(&column)?;
+        validate_column_data(&ks.name, cf, &column)?;
         check_write_level(cl)?;
         check_write_available(ks, cl)?;
         let mut row = RowMutation::new(ks.name.clone(), key);
         let change = Change::Insert {
             super_column: parent.super_column.clone(),
-            column: model_column(column),
+            column: model_column(cf, column),
         };
         row.push(&cf.name, change);
         self.write(vec![row])
@@ -67,7 +67,7 @@ impl Session20 {
     ) -> Result<()> {
         let schema = self.service.db.schema();
         let (ks, cf) = self.column_family(&schema, &path.column_family)?;
-        validate_key(self.partitioner(), &key)?;
+        validate_key(self.partitioner(), cf, &key)?;
         let (sc, column) = (path.super_column.clone(), path.column.clone());
         validate_removal_path(cf, sc.as_deref(), column.as_deref())?;
         check_write_level(cl)?;
@@ -99,15 +99,15 @@ impl Session20 {
     /// anything is written. `atomic` applies all rows as one; otherwise each row is atomic
     /// on its own.
     pub(super) fn batch_mutate(&self, map: MutationMap, cl: Cl, atomic: bool) -> Result<()> {
-        // Even an empty batch needs the session keyspace.
+        // One schema snapshot for the whole call. Even an empty batch needs the session
+        // keyspace.
         let schema = self.service.db.schema();
         self.session_keyspace(&schema)?;
         let partitioner = self.partitioner();
         for (key, cfs) in &map {
             for (cf_name, mutations) in cfs {
-                let schema = self.service.db.schema();
                 let (ks, cf) = self.column_family(&schema, cf_name)?;
-                validate_key(partitioner, key)?;
+                validate_key(partitioner, cf, key)?;
                 for mutation in mutations {
                     validate_mutation(&ks.name, cf, mutation)?;
                 }
@@ -117,16 +117,14 @@ impl Session20 {
         let mut rows = Vec::with_capacity(map.len());
         for (key, cfs) in map {
             // Every CF was found above, so the session keyspace exists.
-            let schema = self.service.db.schema();
             let ks = self.session_keyspace(&schema)?;
             let mut row = RowMutation::new(ks.name.clone(), key);
             for (cf_name, mutations) in cfs {
-                let schema = self.service.db.schema();
                 let (_, cf) = self.column_family(&schema, &cf_name)?;
                 let mut changes = Vec::with_capacity(mutations.len());
                 for mutation in mutations {
                     if let Some(cosc) = mutation.column_or_supercolumn {
-                        cosc_changes(cosc, &mut changes);
+                        cosc_changes(cf, cosc, &mut changes);
                     } else if let Some(deletion) = mutation.deletion {
                         deletion_changes(cf, deletion, &mut changes)?;
                     }
@@ -140,7 +138,6 @@ impl Session20 {
         if rows.is_empty() {
             return Ok(());
         }
-        let schema = self.service.db.schema();
         check_write_available(self.session_keyspace(&schema)?, cl)?;
         match atomic {
             true => {
