@@ -12,6 +12,8 @@
 mod consistency;
 mod convert;
 mod definitions;
+#[cfg(test)]
+mod definitions_tests;
 mod describe;
 mod errors;
 mod handler;

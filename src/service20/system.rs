@@ -261,3 +261,67 @@ fn check_options(short: &str, keyspace: &str, options: &BTreeMap<String, String>
         Some(v) => count(v),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ks(class: &str, options: &[(&str, &str)], rf: Option<i32>) -> KsDef {
+        let options: BTreeMap<String, String> = options
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        KsDef::new("Ks".into(), class.into(), options, rf, Vec::new(), None)
+    }
+
+    fn why(def: &KsDef) -> String {
+        match keyspace_def(def) {
+            Err(Error::InvalidRequest(why)) => why,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn strategies_and_their_options() {
+        let simple = keyspace_def(&ks("SimpleStrategy", &[("replication_factor", "3")], None));
+        let simple = simple.unwrap();
+        assert_eq!(
+            simple.replica_placement_strategy,
+            format!("{LOCATOR}SimpleStrategy")
+        );
+        assert_eq!(simple.replication_factor, 3);
+        assert!(simple.durable_writes);
+        // 0.8–1.0 clients: the KsDef field becomes the option (G9).
+        let old = keyspace_def(&ks("OldNetworkTopologyStrategy", &[], Some(2))).unwrap();
+        assert_eq!(old.strategy_options["replication_factor"], "2");
+        let nts = ks(
+            "org.apache.cassandra.locator.NetworkTopologyStrategy",
+            &[("datacenter1", "2"), ("other", "5")],
+            None,
+        );
+        assert_eq!(keyspace_def(&nts).unwrap().replication_factor, 2);
+        let elsewhere = ks("NetworkTopologyStrategy", &[("dc2", "1")], None);
+        assert_eq!(keyspace_def(&elsewhere).unwrap().replication_factor, 0);
+        assert_eq!(
+            why(&ks(
+                "NetworkTopologyStrategy",
+                &[("Replication_Factor", "1")],
+                None
+            )),
+            "replication_factor is an option for SimpleStrategy, not NetworkTopologyStrategy"
+        );
+        assert_eq!(
+            why(&ks("OldNetworkTopologyStrategy", &[("x", "1")], None)),
+            "Unrecognized strategy option {x} passed to OldNetworkTopologyStrategy for keyspace Ks"
+        );
+        assert_eq!(
+            why(&ks("RackUnawareStrategy", &[], None)),
+            "Unable to find replication strategy class \
+             'org.apache.cassandra.locator.RackUnawareStrategy'"
+        );
+        assert_eq!(
+            why(&ks("NetworkTopologyStrategy", &[("dc", "x")], None)),
+            "Replication factor must be numeric; found x"
+        );
+    }
+}
