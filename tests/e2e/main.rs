@@ -25,6 +25,7 @@ mod auth_logins;
 mod connections;
 mod consistency;
 mod cross_api;
+mod cross_schema;
 mod describe;
 mod describe_ring;
 mod order;
