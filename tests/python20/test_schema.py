@@ -187,7 +187,7 @@ def test_column_family_texts(client, fresh):
     assert why(client.system_add_column_family, cf_def(fresh, "C")) == (
         "No keyspace has been specified. USE a keyspace, or explicitly specify "
         "keyspace.tablename")
-    client.system_add_keyspace(ks_def(fresh, [cf_def(fresh, "Cf")]))
+    client.system_add_keyspace(ks_def(fresh, [cf_def(fresh, "Cf", comparator_type="AsciiType")]))
     client.set_keyspace(fresh)
     add = client.system_add_column_family
     assert why(add, cf_def("system", "C")) == "system keyspace is not user-modifiable."
@@ -248,11 +248,11 @@ def test_column_family_texts(client, fresh):
     assert why(update, cf_def(fresh, "Nope")) == "unconfigured table Nope"
     assert why(update, cf_def(fresh, "Cf", column_type="Super")) == \
         "Column family types do not match (found Super; expected Standard)."
-    client.system_update_column_family(cf_def(fresh, "Cf", comparator_type="AsciiType"))
-    assert why(update, cf_def(fresh, "Cf", comparator_type="LongType")) == (
-        "Column family comparators do not match or are not compatible "
-        "(found LongType; expected AsciiType).")
     client.system_update_column_family(cf_def(fresh, "Cf", comparator_type="UTF8Type"))
+    assert why(update, cf_def(fresh, "Cf", comparator_type="AsciiType")) == (
+        "Column family comparators do not match or are not compatible "
+        "(found AsciiType; expected UTF8Type).")
+    client.system_update_column_family(cf_def(fresh, "Cf", comparator_type="BytesType"))
 
 
 def test_validators_and_default_ttl(client, fresh):
