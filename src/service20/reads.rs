@@ -6,13 +6,15 @@
 
 use super::consistency::{check_read_available, check_read_level, check_serial_rows};
 use super::convert;
+use super::validation::later_type;
 use super::validation::{
     invalid, out_of_order, validate_bounds, validate_column_parent, validate_column_path,
     validate_key, validate_key_range, validate_predicate, validate_row_filter,
 };
 use super::Session20;
-use crate::error::{Error, Result};
-use crate::model::{self, ColumnOrSuper, Predicate};
+use crate::error::Result;
+use crate::model::{self, ColumnOrSuper, Predicate, RowBounds};
+use crate::protocol::v20::generated::IndexOperator;
 use crate::protocol::v20::generated::{
     ColumnOrSuperColumn, ColumnParent, ColumnPath, ConsistencyLevel as Cl, IndexClause, KeyRange,
     KeySlice, MultiSliceRequest, SlicePredicate,
@@ -232,9 +234,10 @@ impl Session20 {
             .collect())
     }
 
-    /// `get_indexed_slices` (spec §6.6): the clause is checked, and as no column family of
-    /// storage-conf.xml has a KEYS index, an equality on an indexed column can never be
-    /// present.
+    /// `get_indexed_slices` (spec §6.6): the clause is checked, one EQ expression must name
+    /// a column with a KEYS index, then it reads as `get_range_slices` from `start_key` to
+    /// the end of the ring with the expressions as row filter (the range is scanned; an
+    /// index only changes which clauses are accepted, never the rows found).
     pub(super) fn get_indexed_slices(
         &self,
         parent: &ColumnParent,
@@ -243,7 +246,7 @@ impl Session20 {
         cl: Cl,
     ) -> Result<Vec<KeySlice>> {
         let schema = self.service.db.schema();
-        let (_, cf) = self.column_family(&schema, &parent.column_family)?;
+        let (ks, cf) = self.column_family(&schema, &parent.column_family)?;
         let sc = parent.super_column.as_deref();
         validate_column_parent(cf, sc)?;
         validate_predicate(cf, sc, predicate)?;
@@ -258,9 +261,36 @@ impl Session20 {
             return invalid("maxRows must be positive");
         }
         check_read_level(cl)?;
-        Err(Error::invalid(
-            "No indexed columns present in index clause with operator EQ",
-        ))
+        let names = later_type(cf.comparator);
+        let indexed = clause.expressions.iter().any(|e| {
+            e.op == IndexOperator::EQ
+                && cf.later.column_metadata.iter().any(|m| {
+                    m.index_type.is_some()
+                        && names.compare(&m.name, &e.column_name) == std::cmp::Ordering::Equal
+                })
+        });
+        if !indexed {
+            return invalid("No indexed columns present in index clause with operator EQ");
+        }
+        let conditions = convert::row_filter(cf, &clause.expressions)?;
+        check_read_available(ks, cl, 1)?;
+        let bounds = RowBounds::KeySpan {
+            start: clause.start_key.clone(),
+            end: Vec::new(),
+        };
+        let range = convert::key_range(bounds, clause.count)?;
+        let (parent, predicate) = (
+            convert::parent(&cf.name, None),
+            convert::predicate(predicate)?,
+        );
+        let rows = self.service.db.get_filtered_range_slices(
+            &ks.name,
+            &parent,
+            &predicate,
+            &range,
+            &conditions,
+        )?;
+        Ok(rows.into_iter().map(convert::key_slice).collect())
     }
 }
 

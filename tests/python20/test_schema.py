@@ -136,6 +136,30 @@ def test_a_keyspace_with_column_families_and_indexes(client, fresh):
     assert indexed.index_type == ttypes.IndexType.KEYS
     assert indexed.index_name == "Users_626972746864617465_idx"
     assert users.column_metadata[0].validation_class == MARSHAL + "IntegerType"
+    # Indexed reads and row filters compare values by the validator (LongType: signed).
+    client.set_keyspace(fresh)
+    long = lambda n: n.to_bytes(8, "big", signed=True)
+    for key, born in ((b"neg", -1), (b"pos", 1), (b"big", 1)):
+        client.insert(key, ttypes.ColumnParent("Users"), column(b"birthdate", long(born)), ONE)
+    everything = ttypes.SlicePredicate(slice_range=ttypes.SliceRange(b"", b"", False, 10))
+    eq = ttypes.IndexExpression(b"birthdate", ttypes.IndexOperator.EQ, long(1))
+    rows = client.get_indexed_slices(ttypes.ColumnParent("Users"),
+                                     ttypes.IndexClause([eq], b"", 10), everything, ONE)
+    assert sorted(r.key for r in rows) == [b"big", b"pos"]
+    gt = ttypes.IndexExpression(b"birthdate", ttypes.IndexOperator.GT, long(0))
+    rows = client.get_range_slices(ttypes.ColumnParent("Users"), everything,
+                                   ttypes.KeyRange(start_key=b"", end_key=b"", count=10,
+                                                   row_filter=[gt]), ONE)
+    assert sorted(r.key for r in rows) == [b"big", b"pos"]
+    age = ttypes.IndexExpression(b"age", ttypes.IndexOperator.EQ, b"")
+    assert why(client.get_indexed_slices, ttypes.ColumnParent("Users"),
+               ttypes.IndexClause([age], b"", 10), everything, ONE) == \
+        "No indexed columns present in index clause with operator EQ"
+    short = ttypes.IndexExpression(b"birthdate", ttypes.IndexOperator.EQ, b"abc")
+    assert why(client.get_indexed_slices, ttypes.ColumnParent("Users"),
+               ttypes.IndexClause([short], b"", 10), everything, ONE) == \
+        "[626972746864617465]=[616263] failed value validation (Expected 8 or 0 byte long (3))"
+
     # The index keeps its name on update; another name is refused.
     users.column_metadata[1].index_name = "other"
     assert why(client.system_update_column_family, users) == \
