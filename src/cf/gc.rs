@@ -1,5 +1,6 @@
-//! Tombstone purge after GCGraceSeconds (`docs/compatibility.md#s5`). Row, super-column and
-//! column tombstones whose local deletion time is older than the grace period are removed, and
+//! Tombstone purge after GCGraceSeconds (`docs/compatibility.md#s5`; a column family's own
+//! `gc_grace_seconds` when the later API set one). Row, super-column and column tombstones
+//! whose local deletion time is older than the grace period are removed, and
 //! a row left with nothing stops appearing as a range ghost. An expired column is a tombstone
 //! whose local deletion time is its write time (`docs/api-later.md#ttl`): it goes once it has
 //! expired and its write time is older than the grace period. A background thread runs the
@@ -32,8 +33,6 @@ impl Db {
             return Ok(0);
         }
         let now = i64::from(self.now());
-        let grace = i64::from(self.options.gc_grace_seconds);
-        let expired = |ldt: u32| i64::from(ldt) + grace < now;
         // `found` counts unexpired expiring columns too, so a CF holding one is never
         // marked clean: it will need a purge once it expires, with no write in between.
         let mut purged = 0;
@@ -44,6 +43,15 @@ impl Db {
             if !only(keyspace, cf) || self.counters.known_clean(layout.id) {
                 continue;
             }
+            // A column family's own gc_grace_seconds (set through the later API) wins over
+            // the node's <GCGraceSeconds>.
+            let grace = catalog
+                .schema()
+                .cf(keyspace, cf)
+                .and_then(|d| d.later.gc_grace_seconds)
+                .unwrap_or(self.options.gc_grace_seconds);
+            let grace = i64::from(grace);
+            let expired = |ldt: u32| i64::from(ldt) + grace < now;
             let mark = self.counters.tombstones_written(layout.id);
             let (mut found, mut removed) = (0, 0);
             let mut candidates: Vec<RowCandidates> = Vec::new();

@@ -236,3 +236,24 @@ fn schema_with_system() -> Arc<Schema> {
     );
     Arc::new(s)
 }
+
+#[test]
+fn a_column_familys_own_gc_grace_decides_its_purge() {
+    let fixture = fixture(Partitioner::Random);
+    for (name, db) in &fixture.dbs {
+        let mut short = cf("Short", Comparator::Bytes, None);
+        short.later.gc_grace_seconds = Some(10);
+        db.add_column_family(KS, short).unwrap();
+        for cf in ["Short", "Standard1"] {
+            let mut mutation = RowMutation::new(KS, "k");
+            mutation.push(cf, del("c", 1));
+            db.apply(mutation).unwrap().wait().unwrap();
+        }
+        // The node's grace is 100 s: after 11 s only Short's tombstone may go.
+        fixture.clock.fetch_add(11, Ordering::SeqCst);
+        assert_eq!(db.purge_expired_tombstones().unwrap(), 1, "{name}");
+        fixture.clock.fetch_add(100, Ordering::SeqCst);
+        assert_eq!(db.purge_expired_tombstones().unwrap(), 1, "{name}");
+        fixture.clock.fetch_sub(111, Ordering::SeqCst);
+    }
+}
