@@ -19,8 +19,9 @@ fn is_known(level: Cl) -> bool {
     Cl::ENUM_VALUES.contains(&level)
 }
 
-/// Replicas a call at `level` waits for under replication factor `rf`. The keyspaces of
-/// storage-conf.xml have one factor for the whole cluster, so the local and each-DC
+/// Replicas a call at `level` waits for under replication factor `rf`. This node is the
+/// only data centre, and a keyspace's factor is the one placing replicas there (a
+/// NetworkTopologyStrategy keyspace's `datacenter1` count), so the local and each-DC
 /// variants count as their cluster-wide forms.
 fn block_for(level: Cl, rf: u32) -> u32 {
     match level {

@@ -1,7 +1,7 @@
 //! The later API's calls about the cluster rather than its data
 //! (`docs/api-later.md#describe`): this node is the whole ring — one token, one endpoint, one
 //! range `(T, T]` in data centre `datacenter1`, rack `rack1` (spec G5, G6) — and the
-//! keyspaces are those of storage-conf.xml, described by `schema`.
+//! keyspaces are those of the stored schema (`Db::schema`), described by `schema`.
 
 use super::schema::{self, LOCAL_STRATEGY};
 use super::Session20;

@@ -1,6 +1,6 @@
 //! The later API's writes (`docs/api-later.md#writes`): insert, remove, batch_mutate,
-//! atomic_batch_mutate and truncate, and the counter calls, which every column family of
-//! storage-conf.xml refuses. Each validates the whole request in the later order (spec
+//! atomic_batch_mutate and truncate, and the counter calls, which every column family
+//! refuses (counter column families cannot be created yet). Each validates the whole request in the later order (spec
 //! §6.0) before anything is applied, then leaves the acknowledgements to the session's
 //! reply gate, so no reply claims a write before it is durable.
 
