@@ -238,6 +238,16 @@ pub(super) fn validate(
             "default_time_to_live must be between 0 and {MAX_TTL}"
         ));
     }
+    // NaN and the infinities have no stored form (the schema is JSON) and no meaning here.
+    for (field, value) in [
+        ("read_repair_chance", def.read_repair_chance),
+        ("dclocal_read_repair_chance", def.dclocal_read_repair_chance),
+        ("bloom_filter_fp_chance", def.bloom_filter_fp_chance),
+    ] {
+        if value.is_some_and(|v| !v.0.is_finite()) {
+            return invalid(format!("{field} must be a finite number"));
+        }
+    }
     if def.triggers.as_ref().is_some_and(|t| !t.is_empty()) {
         return invalid("triggers are not supported by ilion");
     }

@@ -196,6 +196,9 @@ fn refusals_come_in_2_2_order() {
         "default_time_to_live must be between 0 and 630720000"
     );
     d.default_time_to_live = None;
+    d.read_repair_chance = Some(thrift::OrderedFloat(f64::NAN));
+    assert_eq!(why(&d), "read_repair_chance must be a finite number");
+    d.read_repair_chance = None;
     d.max_compaction_threshold = Some(0);
     d.min_compaction_threshold = Some(0);
     column_family(&d, None, &Schema::default()).expect("max 0 disables compaction");
