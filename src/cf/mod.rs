@@ -12,6 +12,7 @@
 //! storage batch.
 
 mod admin;
+mod cas;
 mod filter;
 mod gc;
 mod locks;
@@ -32,6 +33,7 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use admin::{CfScan, CfSelection, DRAINED};
+pub use cas::CasOutcome;
 pub use gc::MaintenanceHandle;
 
 /// Seconds since the epoch, as the server's clock for tombstone local deletion times and

@@ -98,6 +98,20 @@ impl Db {
         Ok(ack)
     }
 
+    /// Applies one row mutation to a row whose lock the caller holds, through `session`
+    /// (which holds the row's lease on a shared engine): for `cas`, which reads the row and
+    /// writes it under the same lock.
+    pub(super) fn apply_held(&self, session: RowSession<'_>, mutation: RowMutation) -> Result<Ack> {
+        let started = std::time::Instant::now();
+        let now = self.now();
+        let prepared = self.prepare(mutation, now)?;
+        let mut writes = RowWrites::default();
+        let applied = plan_mutation(&session, prepared, now, &mut writes)?;
+        let ack = session.write(writes)?;
+        self.record(applied, started);
+        Ok(ack)
+    }
+
     /// Applies several row mutations all or nothing (`docs/api-later.md#atomic-batch`):
     /// every mutation is checked and reconciled first with the checks of [`Db::apply`], so
     /// a refused one writes nothing; mutations of the same row are merged; then the locks of

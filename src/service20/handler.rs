@@ -173,14 +173,15 @@ impl CassandraSyncHandler for Session20 {
 
     fn handle_cas(
         &self,
-        _key: Vec<u8>,
+        key: Vec<u8>,
         cf: String,
-        _expected: Vec<Column>,
-        _updates: Vec<Column>,
-        _serial: ConsistencyLevel,
-        _commit: ConsistencyLevel,
+        expected: Vec<Column>,
+        updates: Vec<Column>,
+        serial: ConsistencyLevel,
+        commit: ConsistencyLevel,
     ) -> thrift::Result<CASResult> {
-        self.data_not_yet(&m::CAS, &cf)
+        let result = self.cas(key, &cf, &expected, updates, serial, commit);
+        self.reply(&m::CAS, result)
     }
 
     fn handle_remove(

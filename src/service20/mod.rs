@@ -8,6 +8,7 @@
 //! the order of the session checks, `handler` routes the generated handler trait, `describe`
 //! answers the cluster calls and `schema` converts definitions.
 
+mod cas;
 mod consistency;
 mod convert;
 mod describe;

@@ -421,3 +421,40 @@ def test_row_filters_select_rows_by_their_values(ks):
     assert sorted(r.key for r in both) == [b"rf0", b"rf1"]
     assert len(scan((b"rf_state", op.LTE, b"NY"), count=1)) == 1
     assert scan((b"rf_nope", op.EQ, b"")) == []
+
+
+def test_cas_writes_only_when_the_row_matches(ks):
+    """As dtest's test_cas (spec §6.14)."""
+    c1, c2 = col(b"c1", b"a"), col(b"c2", b"b")
+    serial, quorum = CL.SERIAL, CL.QUORUM
+    miss = ks.cas(b"cas", "Standard1", [c1, c2], [c1, c2], serial, quorum)
+    assert not miss.success and miss.current_values == []
+    made = ks.cas(b"cas", "Standard1", [], [c1, c2], serial, quorum)
+    assert made.success and made.current_values is None
+    again = ks.cas(b"cas", "Standard1", [], [c1, c2], serial, quorum)
+    assert not again.success
+    assert [(c.name, c.value) for c in again.current_values] == [(b"c1", b"a")]
+    assert ks.get(b"cas", path("Standard1", column=b"c1"), CL.SERIAL).column.value == b"a"
+    updated = [col(b"c1", b"a2"), col(b"c2", b"b2")]
+    assert ks.cas(b"cas", "Standard1", [c1, c2], updated, serial, quorum).success
+    assert not ks.cas(b"cas", "Standard1", [c1, c2], updated, serial, quorum).success
+    stored = ks.get(b"cas", path("Standard1", column=b"c1"), ONE).column
+    assert stored.value == b"a2" and stored.timestamp > 10 ** 15, "server microseconds"
+    cas = lambda *a: (lambda: ks.cas(b"cas", *a))  # noqa: E731
+    assert why(cas("Super1", [], [c1], serial, quorum)) == "CAS does not support supercolumns"
+    assert why(cas("Standard1", [], [c1], CL.QUORUM, quorum)) == (
+        "Invalid consistency for conditional update. Must be one of SERIAL or LOCAL_SERIAL")
+    assert why(cas("Standard1", [], [c1], serial, CL.LOCAL_SERIAL)) == (
+        "LOCAL_SERIAL is not supported as conditional update commit consistency. Use ANY if "
+        "you mean \"make sure it is accepted but I don't care how many replicas commit it for "
+        "non-SERIAL reads\"")
+    assert why(cas("Standard1", [], [c1], serial, CL.EACH_QUORUM)) == (
+        "consistency level EACH_QUORUM not compatible with replication strategy "
+        "(org.apache.cassandra.locator.SimpleStrategy)")
+    assert why(cas("Standard1", [], [ttypes.Column(b"c", None, 1)], serial, quorum)) == (
+        "Column value is required")
+    assert why(cas("Standard1", [ttypes.Column(b"c")], [], serial, quorum)) == (
+        "Column value is required")
+    assert why(cas("Standard1", [col(b"")], [], serial, quorum)) == "column name must not be empty"
+    with pytest.raises(ttypes.UnavailableException):
+        ks.cas(b"cas", "Standard1", [], [c1], serial, CL.THREE)

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 const KS: &str = "Keyspace1";
 
 mod atomic;
+mod cas;
 mod paged;
 mod truncate;
 
