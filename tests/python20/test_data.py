@@ -2,6 +2,8 @@
 #validation, #consistency): writes and reads of binary keys, the later validation texts in
 their order, consistency levels and availability, batches, truncate, paging and multi-slices."""
 
+import time
+
 import pytest
 
 from conftest import connect, ttypes
@@ -458,3 +460,50 @@ def test_cas_writes_only_when_the_row_matches(ks):
     assert why(cas("Standard1", [col(b"")], [], serial, quorum)) == "column name must not be empty"
     with pytest.raises(ttypes.UnavailableException):
         ks.cas(b"cas", "Standard1", [], [c1], serial, CL.THREE)
+
+
+def test_key_ranges_and_paging_walk_rows_in_ring_order(ks):
+    """Under RandomPartitioner rows come in token order; key bounds cut at rows, both ends
+    included (spec §3.3); get_paged_slice counts columns across rows (§6.5)."""
+    for i in range(6):
+        ks.batch_mutate({b"pg%d" % i: {"StdAscii": [
+            put(None, col(b"a")), put(None, col(b"b")), put(None, col(b"c"))]}}, ONE)
+    everything = ttypes.KeyRange(start_key=b"", end_key=b"", count=100)
+    ring = [r.key for r in ks.get_range_slices(parent("StdAscii"), srange(), everything, ONE)]
+    assert sorted(ring) == [b"pg%d" % i for i in range(6)]
+    # From the second row to the fourth, both included.
+    span = ttypes.KeyRange(start_key=ring[1], end_key=ring[3], count=100)
+    assert [r.key for r in ks.get_range_slices(parent("StdAscii"), srange(), span, ONE)] == ring[1:4]
+    # count limits rows; a key+token range runs to the end of the ring at the minimum token.
+    rest = ttypes.KeyRange(start_key=ring[2], end_token="-1", count=2)
+    assert [r.key for r in ks.get_range_slices(parent("StdAscii"), srange(), rest, ONE)] == ring[2:4]
+    # Paging: 7 columns from the middle of the second row.
+    page = ks.get_paged_slice("StdAscii", ttypes.KeyRange(start_key=ring[1], end_key=b"",
+                                                          count=7), b"b", ONE)
+    assert [(r.key, row_names(r.columns)) for r in page] == [
+        (ring[1], [b"b", b"c"]), (ring[2], [b"a", b"b", b"c"]), (ring[3], [b"a", b"b"])]
+    assert why(lambda: ks.get_paged_slice("StdAscii", ttypes.KeyRange(
+        start_key=b"", end_key=b"", count=5,
+        row_filter=[ttypes.IndexExpression(b"a", ttypes.IndexOperator.EQ, b"v")]), b"", ONE)) == (
+        "Cross-row paging is not supported along with index clauses")
+
+
+def test_expiring_columns_read_back_with_their_ttl_then_vanish(ks):
+    ks.insert(b"ttl", parent("Standard1"), col(b"short", b"v", 5, ttl=1), ONE)
+    ks.insert(b"ttl", parent("Standard1"), col(b"long", b"v", 5, ttl=3600), ONE)
+    ks.insert(b"ttl", parent("Standard1"), col(b"plain", b"v", 5), ONE)
+    ks.batch_mutate({b"ttl": {"Super1": [ttypes.Mutation(column_or_supercolumn=ttypes.ColumnOrSuperColumn(
+        super_column=ttypes.SuperColumn(b"sc", [col(b"s", b"v", 5, ttl=1)])))]}}, ONE)
+    assert ks.get(b"ttl", path("Standard1", column=b"long"), ONE).column.ttl == 3600
+    assert ks.get(b"ttl", path("Standard1", column=b"plain"), ONE).column.ttl is None
+    # A TTL of 1 second lives less than a second past its write's whole second.
+    time.sleep(2.1)
+    assert row_names(ks.get_slice(b"ttl", parent("Standard1"), srange(), ONE)) == [b"long", b"plain"]
+    with pytest.raises(ttypes.NotFoundException):
+        ks.get(b"ttl", path("Standard1", column=b"short"), ONE)
+    assert ks.get_slice(b"ttl", parent("Super1"), srange(), ONE) == []
+    # The expired column still hides an older write, and a newer one shows.
+    ks.insert(b"ttl", parent("Standard1"), col(b"short", b"old", 4), ONE)
+    assert ks.get_count(b"ttl", parent("Standard1"), srange(), ONE) == 2
+    ks.insert(b"ttl", parent("Standard1"), col(b"short", b"new", 6), ONE)
+    assert ks.get(b"ttl", path("Standard1", column=b"short"), ONE).column.value == b"new"
