@@ -27,6 +27,7 @@ mod consistency;
 mod cross_api;
 mod describe;
 mod describe_ring;
+mod old_stores;
 mod order;
 mod ranges_ordered;
 mod ranges_random;
