@@ -344,6 +344,16 @@ pub struct ColumnParent {
     pub super_column: Option<Vec<u8>>,
 }
 
+impl ColumnParent {
+    /// Column family `column_family`, or super column `super_column` in it.
+    pub fn new(column_family: &str, super_column: Option<&[u8]>) -> ColumnParent {
+        ColumnParent {
+            column_family: column_family.to_string(),
+            super_column: super_column.map(<[u8]>::to_vec),
+        }
+    }
+}
+
 /// Which rows a range read walks (`docs/api.md#key-ranges`, `docs/api-later.md#key-ranges`).
 /// Rows are ordered by (token, key bytes) as `docs/api.md#key-order` says; `Keys` bounds by
 /// token alone (0.6), `KeySpan` and `KeyToToken` by row (the later API).
