@@ -1,5 +1,7 @@
-//! Tombstone purge after GCGraceSeconds (`docs/compatibility.md#s5`). Row, super-column and
-//! column tombstones whose local deletion time is older than the grace period are removed, and
+//! Tombstone purge after GCGraceSeconds (`docs/compatibility.md#s5`). Row, super-column,
+//! range and column tombstones whose local deletion time is older than the grace period are
+//! removed (a marker once its own deletion and all its range tombstones are; what they hid
+//! went when they were written), and
 //! a row left with nothing stops appearing as a range ghost. An expired column is a tombstone
 //! whose local deletion time is its write time (`docs/api-later.md#ttl`): it goes once it has
 //! expired and its write time is older than the grace period. A background thread runs the
@@ -50,7 +52,16 @@ impl Db {
                 let tombstone = item?;
                 found += 1;
                 let purgeable = match &tombstone.value {
-                    StoredValue::Marker(marker) => expired(marker.local_deletion_time),
+                    // A marker goes once its own deletion and every range tombstone it
+                    // holds have passed the grace period; until the last one has, it stays
+                    // whole (the earlier ranges hide old writes a little longer).
+                    StoredValue::Marker(marker) => {
+                        marker.timestamp.is_none_or(|_| expired(marker.local_deletion_time))
+                            && marker
+                                .ranges
+                                .iter()
+                                .all(|range| expired(range.local_deletion_time))
+                    }
                     StoredValue::Cell(Cell::Tombstone {
                         local_deletion_time,
                         ..

@@ -12,6 +12,7 @@
 //! storage batch.
 
 mod admin;
+mod deletions;
 mod filter;
 mod gc;
 mod locks;

@@ -147,8 +147,9 @@ pub(super) fn cosc_changes(cosc: ColumnOrSuperColumn, out: &mut Vec<Change>) {
 }
 
 /// The tombstones of a checked Deletion (spec §6.11's table). A predicate with both parts
-/// deletes its names. A slice range needs range tombstones, which the store does not keep
-/// yet: refused before anything of the batch is written.
+/// deletes its names. A slice range is a range tombstone over the row's columns, a Super
+/// CF's super columns, or the given super column's subcolumns: its count is ignored, an
+/// empty bound is unbounded, and a reversed slice deletes [finish, start] (spec F11).
 pub(super) fn deletion_changes(
     cf: &CfDef,
     deletion: Deletion,
@@ -170,8 +171,17 @@ pub(super) fn deletion_changes(
                 },
             }))
         }
-        (None, Some(_), _) => {
-            return invalid("Deletion by slice_range is not served by ilion yet");
+        (None, Some(range), super_column) => {
+            let (start, finish) = match range.reversed {
+                true => (range.finish, range.start),
+                false => (range.start, range.finish),
+            };
+            out.push(Change::DeleteRange {
+                super_column,
+                start,
+                finish,
+                timestamp,
+            });
         }
         (None, None, Some(name)) => out.push(Change::DeleteSuper { name, timestamp }),
         (None, None, None) => out.push(Change::DeleteRow { timestamp }),
