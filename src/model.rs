@@ -245,7 +245,11 @@ impl RangeTombstone {
     }
 
     /// True when this range covers every name `other` covers, under `comparator`.
-    pub fn contains(&self, comparator: crate::comparator::Comparator, other: &RangeTombstone) -> bool {
+    pub fn contains(
+        &self,
+        comparator: crate::comparator::Comparator,
+        other: &RangeTombstone,
+    ) -> bool {
         let low = self.start.is_empty()
             || (!other.start.is_empty()
                 && comparator.compare(&self.start, &other.start) != Ordering::Greater);

@@ -56,7 +56,9 @@ impl Db {
                     // holds have passed the grace period; until the last one has, it stays
                     // whole (the earlier ranges hide old writes a little longer).
                     StoredValue::Marker(marker) => {
-                        marker.timestamp.is_none_or(|_| expired(marker.local_deletion_time))
+                        marker
+                            .timestamp
+                            .is_none_or(|_| expired(marker.local_deletion_time))
                             && marker
                                 .ranges
                                 .iter()

@@ -10,11 +10,11 @@
 //! change that does not fit its column family's kind is refused, because `Db` is also called
 //! directly (tests, benchmarks, tools) and must never store a key it cannot read back.
 
+use super::deletions::RowDeletions;
 use super::stats::Tally;
 use super::{CfRef, Db};
 use crate::comparator::Comparator;
 use crate::error::{Error, Result};
-use super::deletions::RowDeletions;
 use crate::model::{
     check_key_present, check_name_length, Cell, Change, NameLevel, RangeTombstone, RowMutation,
 };
@@ -248,7 +248,10 @@ fn plan(
     // looked at all of it (or the row is new); otherwise the row's liveness is taken as
     // unchanged unless its number of live columns changes.
     let mut liveness: Option<(bool, bool)> = new_row.then_some((false, false));
-    if let Some(t) = delta.row_tombstone.filter(|t| !hidden(dels.row_deleted(), *t)) {
+    if let Some(t) = delta
+        .row_tombstone
+        .filter(|t| !hidden(dels.row_deleted(), *t))
+    {
         if !new_row {
             let entries = store.entries_under(layout, row, MarkerAt::Row);
             liveness = Some(drop_hidden(entries, &mut dels, t, writes, tally)?);

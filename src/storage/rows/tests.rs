@@ -282,12 +282,7 @@ fn truncate_fixture(shared: bool) -> (Arc<Counting>, Store) {
             for name in [&b"n1"[..], b"n2", b"n3", b"n4"] {
                 w.put_cell(&STANDARD, &row, None, name, &live(&[1; 30], 1));
             }
-            w.put_marker(
-                &STANDARD,
-                &row,
-                MarkerAt::Row,
-                &Marker::deleted(0, 1),
-            );
+            w.put_marker(&STANDARD, &row, MarkerAt::Row, &Marker::deleted(0, 1));
             w.put_cell(&SUPER, &row, Some(b"s"), &[0; 8], &live(b"v", 1));
         });
     }
