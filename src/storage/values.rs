@@ -341,6 +341,21 @@ mod tests {
             hex::encode(&bytes[..28]),
             "0000000000000000 00000000 52 00 00000002 00000001 63 00000001 66".replace(' ', "")
         );
+        // The example of docs/storage.md#range-tombstones.
+        let example = Marker {
+            timestamp: None,
+            local_deletion_time: 0,
+            ranges: vec![RangeTombstone {
+                local_deletion_time: 1_700_000_000,
+                ..range(b"c", b"f", 5)
+            }],
+        };
+        assert_eq!(
+            hex::encode(encode_marker(&example)),
+            "0000000000000000 00000000 52 00 00000001 00000001 63 00000001 66 \
+             0000000000000005 6553f100"
+                .replace(' ', "")
+        );
         for m in [&plain, &only_ranges, &both] {
             assert_eq!(&decode_marker(&encode_marker(m)).unwrap(), m);
         }
