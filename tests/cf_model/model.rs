@@ -20,10 +20,13 @@ pub struct ModelRow {
     super_deleted: BTreeMap<Vec<u8>, i64>,
     /// (super column or empty, name) → winning version.
     cells: BTreeMap<(Vec<u8>, Vec<u8>), Cell>,
-    /// Range deletes as given: (super column or empty, start, finish, timestamp, comparator
-    /// of the names the range covers).
-    ranges: Vec<(Vec<u8>, Vec<u8>, Vec<u8>, i64, Comparator)>,
+    /// Range deletes as given.
+    ranges: Vec<ModelRange>,
 }
+
+/// A range delete: (super column or empty, start, finish, timestamp, comparator of the
+/// names the range covers).
+type ModelRange = (Vec<u8>, Vec<u8>, Vec<u8>, i64, Comparator);
 
 /// The whole model: rows per (cf, key); a row exists once any change touched it (an
 /// expired column keeps it, as a tombstone does: nothing is purged here).
