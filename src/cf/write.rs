@@ -22,7 +22,7 @@ use crate::storage::{
     stored_value_len, Ack, CfLayout, EncodedRow, Entry, MarkerAt, RowSession, RowWrites,
     StoredEntry, StoredValue,
 };
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The changes of one request to one column family of one row, reconciled among themselves.
 #[derive(Default)]
@@ -248,13 +248,18 @@ fn plan(
     // looked at all of it (or the row is new); otherwise the row's liveness is taken as
     // unchanged unless its number of live columns changes.
     let mut liveness: Option<(bool, bool)> = new_row.then_some((false, false));
+    // Entries this mutation removes: a later step reads the store as it was before the
+    // mutation, and must neither remove nor replace one of them a second time (which would
+    // count it twice in the statistics).
+    let mut removed = HashSet::new();
     if let Some(t) = delta
         .row_tombstone
         .filter(|t| !hidden(dels.row_deleted(), *t))
     {
         if !new_row {
             let entries = store.entries_under(layout, row, MarkerAt::Row);
-            liveness = Some(drop_hidden(entries, &mut dels, t, writes, tally)?);
+            let seen = drop_hidden(entries, &mut dels, &mut removed, t, writes, tally)?;
+            liveness = Some(seen);
         }
         dels.delete_row(t, now);
     }
@@ -280,7 +285,7 @@ fn plan(
             continue;
         }
         let entries = store.entries_in(layout, row, at, (&bounds.0, &bounds.1));
-        let seen = drop_hidden(entries, &mut dels, t, writes, tally)?;
+        let seen = drop_hidden(entries, &mut dels, &mut removed, t, writes, tally)?;
         if let Some((_, live_after)) = &mut liveness {
             *live_after |= seen.1;
         }
@@ -292,7 +297,7 @@ fn plan(
         }
         if !new_row {
             let entries = store.entries_under(layout, row, MarkerAt::Super(&name));
-            drop_hidden(entries, &mut dels, t, writes, tally)?;
+            drop_hidden(entries, &mut dels, &mut removed, t, writes, tally)?;
         }
         dels.delete_super(store, cf, row, &name, t, now)?;
     }
@@ -303,7 +308,11 @@ fn plan(
         if hidden(deleted_at, cell.timestamp()) {
             continue;
         }
-        let stored = match new_row {
+        let entry = match super_column {
+            None => Entry::Column(name.clone()),
+            Some(sc) => Entry::SubColumn(sc.to_vec(), name.clone()),
+        };
+        let stored = match new_row || removed.contains(&entry) {
             true => None,
             false => store.get_cell(layout, row, super_column, &name)?,
         };
@@ -369,11 +378,13 @@ fn count_cell(tally: &mut Tally, cell: &Cell, key_len: usize, sign: i64) {
 /// Deletes every stored version among `entries` that a deletion at `t` covering them all
 /// hides: columns and subcolumns (live or tombstones) with timestamp ≤ t; a super-column
 /// marker among them loses what it holds at or below `t` (through `dels`, which writes it
-/// once at the end). Returns whether a live version was there before, and whether one is
+/// once at the end). Entries in `removed` are already gone; those removed here join them.
+/// Returns whether a live version was there before, and whether one is
 /// left.
 fn drop_hidden(
     entries: impl Iterator<Item = Result<StoredEntry>>,
     dels: &mut RowDeletions,
+    removed: &mut HashSet<Entry>,
     t: i64,
     writes: &mut RowWrites,
     tally: &mut Tally,
@@ -393,7 +404,11 @@ fn drop_hidden(
         // As the statistics count it (see `count_cell`).
         let live = stored.holds_value();
         live_before |= live;
+        if removed.contains(&stored.entry) {
+            continue;
+        }
         if cell.timestamp() <= t {
+            removed.insert(stored.entry.clone());
             writes.delete(&stored);
             match live {
                 true => tally.live_columns -= 1,

@@ -458,6 +458,45 @@ fn row_filters_and_statistics_see_what_reads_see() {
         };
         assert!(keys("3").is_empty(), "{name}");
         assert_eq!(keys("5"), ["k"], "{name}");
+        // Deletes that overlap in one mutation remove each entry once, and an insert over a
+        // removed column counts as new.
+        nine(db, "n");
+        apply(
+            db,
+            "n",
+            vec![
+                ("Standard1", Change::DeleteRow { timestamp: 3 }),
+                ("Standard1", del_range(None, "", "5", 4)),
+                ("Standard1", ins("5", "again", 6)),
+            ],
+        );
+        let subs = ["a", "b"]
+            .iter()
+            .flat_map(|sc| ["1", "2"].map(|n| ("Super1", sub(sc, n, "v", 1))))
+            .collect();
+        apply(db, "n", subs);
+        apply(
+            db,
+            "n",
+            vec![
+                (
+                    "Super1",
+                    Change::DeleteSuper {
+                        name: b"a".to_vec(),
+                        timestamp: 2,
+                    },
+                ),
+                ("Super1", del_range(None, "a", "a", 3)),
+                ("Super1", del_range(Some("b"), "1", "1", 3)),
+                ("Super1", sub("a", "2", "w", 4)),
+            ],
+        );
+        assert_eq!(
+            slice(db, "n", "Super1", None, range("", "", false, 10)),
+            ["a{2=w}", "b{2=v}"],
+            "{name}"
+        );
+        assert_eq!(count(db, "n", "Standard1", None), 1, "{name}");
         let estimated = db.estimated_stats().unwrap();
         let scanned = db.scan_stats(&CfSelection::default()).unwrap();
         assert_eq!(estimated, scanned, "{name}");
@@ -468,8 +507,8 @@ fn row_filters_and_statistics_see_what_reads_see() {
                 standard1.live_columns,
                 standard1.tombstones
             ),
-            (1, 6, 3),
-            "{name}: k keeps 6 columns; three markers"
+            (2, 7, 4),
+            "{name}: k keeps 6 columns, n 1; the markers of k, l, m and n"
         );
     }
 }
