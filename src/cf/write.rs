@@ -308,11 +308,13 @@ fn plan(
         if hidden(deleted_at, cell.timestamp()) {
             continue;
         }
-        let entry = match super_column {
-            None => Entry::Column(name.clone()),
-            Some(sc) => Entry::SubColumn(sc.to_vec(), name.clone()),
-        };
-        let stored = match new_row || removed.contains(&entry) {
+        // Only a mutation that removed something pays for the check.
+        let gone = !removed.is_empty()
+            && removed.contains(&match super_column {
+                None => Entry::Column(name.clone()),
+                Some(sc) => Entry::SubColumn(sc.to_vec(), name.clone()),
+            });
+        let stored = match new_row || gone {
             true => None,
             false => store.get_cell(layout, row, super_column, &name)?,
         };
