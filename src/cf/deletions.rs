@@ -12,7 +12,7 @@
 use super::stats::Tally;
 use super::CfRef;
 use crate::comparator::Comparator;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::RangeTombstone;
 use crate::storage::{EncodedRow, Marker, MarkerAt, RowSession, RowWrites};
 use std::collections::BTreeMap;
@@ -135,7 +135,11 @@ impl RowDeletions {
             };
             self.supers.insert(name.to_vec(), Level::read(stored));
         }
-        Ok(self.supers.entry(name.to_vec()).or_default())
+        // Looked up by reference: a subcolumn insert allocates no key once its super
+        // column is known.
+        self.supers
+            .get_mut(name)
+            .ok_or_else(|| Error::Storage("super column marker lost while planning".into()))
     }
 
     /// The highest timestamp of a row-level deletion hiding everything of the top-level
