@@ -1,6 +1,7 @@
 """The later API's data calls over a real server (docs/api-later.md#reads, #writes,
 #validation, #consistency): writes and reads of binary keys, the later validation texts in
-their order, consistency levels and availability, batches, truncate, paging and multi-slices."""
+their order, consistency levels and availability, batches (range tombstones among their
+deletions), truncate, paging and multi-slices."""
 
 import pytest
 
