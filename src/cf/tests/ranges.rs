@@ -410,21 +410,66 @@ fn a_row_holding_only_a_range_is_a_ghost_until_purged() {
 }
 
 #[test]
-fn a_marker_is_purged_once_its_last_part_passes_the_grace() {
+fn each_part_of_a_marker_is_purged_once_it_passes_the_grace() {
     let fixture = fixture(Partitioner::Random);
     for (name, db) in &fixture.dbs {
         fixture.clock.store(T, Ordering::SeqCst);
         apply(db, "k", vec![("Super1", del_range(Some("s"), "1", "2", 5))]);
+        apply(
+            db,
+            "k",
+            vec![(
+                "Super1",
+                Change::DeleteSuper {
+                    name: b"t".to_vec(),
+                    timestamp: 5,
+                },
+            )],
+        );
         fixture.clock.store(T + 50, Ordering::SeqCst);
         apply(db, "k", vec![("Super1", del_range(Some("s"), "4", "5", 5))]);
+        apply(db, "k", vec![("Super1", del_range(Some("t"), "", "", 6))]);
+        db.scan_stats(&CfSelection::default()).unwrap();
         fixture.clock.store(T + 101, Ordering::SeqCst);
-        assert_eq!(db.purge_expired_tombstones().unwrap(), 0, "{name}");
-        apply(db, "k", vec![("Super1", sub("s", "1", "x", 4))]);
-        assert_eq!(count(db, "k", "Super1", Some("s")), 0, "{name}: kept whole");
+        // s loses its first range and t its own deletion: both rewritten, neither removed.
+        assert_eq!(db.purge_expired_tombstones().unwrap(), 2, "{name}");
+        let estimated = db.estimated_stats().unwrap();
+        assert_eq!(
+            estimated,
+            db.scan_stats(&CfSelection::default()).unwrap(),
+            "{name}"
+        );
+        apply(
+            db,
+            "k",
+            vec![
+                ("Super1", sub("s", "1", "x", 4)),
+                ("Super1", sub("s", "4", "x", 4)),
+                ("Super1", sub("t", "1", "x", 6)),
+                ("Super1", sub("t", "2", "x", 7)),
+            ],
+        );
+        assert_eq!(
+            slice(db, "k", "Super1", None, range("", "", false, 10)),
+            ["s{1=x}", "t{2=x}"],
+            "{name}: what is left still hides"
+        );
         fixture.clock.store(T + 151, Ordering::SeqCst);
-        assert_eq!(db.purge_expired_tombstones().unwrap(), 1, "{name}");
-        apply(db, "k", vec![("Super1", sub("s", "4", "x", 4))]);
-        assert_eq!(count(db, "k", "Super1", Some("s")), 1, "{name}");
+        assert_eq!(db.purge_expired_tombstones().unwrap(), 2, "{name}");
+        apply(
+            db,
+            "k",
+            vec![
+                ("Super1", sub("s", "4", "x", 4)),
+                ("Super1", sub("t", "1", "x", 6)),
+            ],
+        );
+        assert_eq!(
+            slice(db, "k", "Super1", None, range("", "", false, 10)),
+            ["s{1=x,4=x}", "t{1=x,2=x}"],
+            "{name}"
+        );
+        assert_eq!(db.purge_expired_tombstones().unwrap(), 0, "{name}: clean");
     }
 }
 

@@ -310,6 +310,27 @@ impl Store {
         self.remove_rows(layout.cf_prefix(), layout.cf_end())
     }
 
+    /// Replaces the deletion markers among `entries` that are still stored as they were
+    /// read with the given ones (the purge's removal of a marker's expired parts; a
+    /// concurrent write may have replaced some); returns how many were replaced and the
+    /// bytes that freed. The caller holds the rows' locks.
+    pub fn replace_unchanged(&self, entries: Vec<(StoredEntry, Marker)>) -> Result<(usize, i64)> {
+        let _leases = self.lease_rows(entries.iter().map(|(e, _)| e.key.as_slice()))?;
+        let mut batch = Batch::default();
+        let mut freed = 0;
+        for (entry, marker) in entries {
+            let is_marker = matches!(entry.value, StoredValue::Marker(_));
+            if is_marker && self.get(&entry.key)?.as_deref() == Some(entry.raw.as_slice()) {
+                let value = encode_marker(&marker);
+                freed += entry.raw.len() as i64 - value.len() as i64;
+                batch.put(entry.key, value);
+            }
+        }
+        let replaced = batch.len();
+        self.write_batch(batch)?;
+        Ok((replaced, freed))
+    }
+
     /// Deletes those of `entries` that are still stored as they were read (a concurrent
     /// write may have replaced some); returns how many were deleted and their
     /// [`StoredEntry::stored_bytes`]. The caller holds the rows' locks.
