@@ -1,6 +1,7 @@
 """The later API's data calls over a real server (docs/api-later.md#reads, #writes,
 #validation, #consistency): writes and reads of binary keys, the later validation texts in
-their order, consistency levels and availability, batches, truncate, paging and multi-slices."""
+their order, consistency levels and availability, batches (range tombstones among their
+deletions), truncate, paging and multi-slices."""
 
 import time
 
@@ -507,3 +508,59 @@ def test_expiring_columns_read_back_with_their_ttl_then_vanish(ks):
     assert ks.get_count(b"ttl", parent("Standard1"), srange(), ONE) == 2
     ks.insert(b"ttl", parent("Standard1"), col(b"short", b"new", 6), ONE)
     assert ks.get(b"ttl", path("Standard1", column=b"short"), ONE).column.value == b"new"
+
+
+def test_deletion_by_slice_range_is_a_range_tombstone(ks):
+    """spec §6.11 and F11: a Deletion with a slice_range deletes the names in [start, finish]
+    (reversed: [finish, start]; empty bounds unbounded; count ignored), in Standard rows, over
+    a Super row's super columns and inside one super column; later writes above its
+    timestamp are seen, those at or below it stay hidden."""
+    nine = [put(b"r1", col(str(i).encode(), ts=1)) for i in range(1, 10)]
+    ks.batch_mutate({b"r1": {"Standard1": nine}}, ONE)
+    ks.batch_mutate({b"r1": {"Standard1": [delete(5, predicate=srange(b"3", b"6", count=1))]}},
+                    ONE)
+    live = [b"1", b"2", b"7", b"8", b"9"]
+    assert row_names(ks.get_slice(b"r1", parent("Standard1"), srange(), ONE)) == live
+    assert row_names(ks.get_slice(b"r1", parent("Standard1"), srange(count=3), ONE)) == [
+        b"1", b"2", b"7"]
+    assert row_names(ks.get_slice(b"r1", parent("Standard1"),
+                                  srange(b"8", b"2", True, 3), ONE)) == [b"8", b"7", b"2"]
+    assert ks.get_count(b"r1", parent("Standard1"), srange(), ONE) == 5
+    with pytest.raises(ttypes.NotFoundException):
+        ks.get(b"r1", path("Standard1", column=b"4"), ONE)
+    ks.insert(b"r1", parent("Standard1"), col(b"4", b"old", ts=5), ONE)
+    assert ks.get_count(b"r1", parent("Standard1"), srange(), ONE) == 5
+    ks.insert(b"r1", parent("Standard1"), col(b"4", b"new", ts=6), ONE)
+    assert ks.get(b"r1", path("Standard1", column=b"4"), ONE).column.value == b"new"
+    # Reversed: [finish, start]; an empty finish of a reversed slice reaches the first name.
+    ks.batch_mutate({b"r1": {"Standard1": [delete(7, predicate=srange(b"8", b"7", True))]}},
+                    ONE)
+    ks.batch_mutate({b"r1": {"Standard1": [delete(7, predicate=srange(b"1", b"", True))]}},
+                    ONE)
+    assert row_names(ks.get_slice(b"r1", parent("Standard1"), srange(), ONE)) == [
+        b"2", b"4", b"9"]
+    # A row holding only range-deleted data is a range ghost.
+    ks.batch_mutate({b"r2": {"Standard1": [put(b"r2", col(b"a"))]}}, ONE)
+    ks.batch_mutate({b"r2": {"Standard1": [delete(2, predicate=srange())]}}, ONE)
+    assert ks.get_slice(b"r2", parent("Standard1"), srange(), ONE) == []
+
+    # Super CF, no super column: the super columns in the range go, as a super-column
+    # delete of each would (an empty start is unbounded, F11).
+    subs = [ttypes.Mutation(column_or_supercolumn=ttypes.ColumnOrSuperColumn(
+        super_column=ttypes.SuperColumn(sc, [col(b"x"), col(b"y")]))) for sc in (b"a", b"b", b"c")]
+    ks.batch_mutate({b"r3": {"Super1": subs}}, ONE)
+    ks.batch_mutate({b"r3": {"Super1": [delete(3, predicate=srange(b"", b"b"))]}}, ONE)
+    assert row_names(ks.get_slice(b"r3", parent("Super1"), srange(), ONE)) == [b"c"]
+    ks.insert(b"r3", parent("Super1", b"a"), col(b"z", ts=3), ONE)
+    assert row_names(ks.get_slice(b"r3", parent("Super1"), srange(), ONE)) == [b"c"]
+    ks.insert(b"r3", parent("Super1", b"a"), col(b"z", ts=4), ONE)
+    assert row_names(ks.get_slice(b"r3", parent("Super1"), srange(), ONE)) == [b"a", b"c"]
+    # A super column given: a range over its subcolumns, reversed here.
+    ks.batch_mutate({b"r3": {"Super1": [delete(3, sc=b"c", predicate=srange(b"y", b"x", True))]}},
+                    ONE)
+    assert ks.get_slice(b"r3", parent("Super1", b"c"), srange(), ONE) == []
+    assert row_names(ks.get_slice(b"r3", parent("Super1"), srange(), ONE)) == [b"a"]
+    # Range slices over the rows see the same.
+    rows = ks.get_range_slices(parent("Standard1"), srange(),
+                               ttypes.KeyRange(start_key=b"r2", end_key=b"r2", count=10), ONE)
+    assert [(r.key, r.columns) for r in rows] == [(b"r2", [])]

@@ -596,4 +596,5 @@ fn invalid_shapes_are_rejected_without_writing() {
     }
 }
 
+mod ranges;
 mod ttl;
