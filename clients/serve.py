@@ -6,7 +6,8 @@
 Starts the release binary (ILION_BIN, default target/release/ilion) through the server
 suite's harness (tests/python/ilion_harness.py) on a free port, in a temporary directory,
 with the keyspaces of conf/storage-conf.xml (Keyspace1 and BloggyAppy) and RandomPartitioner
-as in that sample. COMMAND then runs with ILION_HOST and ILION_PORT set; the server is
+as in that sample. COMMAND then runs with ILION_HOST and ILION_PORT (the 0.6 API) and
+ILION_LATER_PORT (the later API, IDL 20.1.0) set; the server is
 stopped afterwards and this script exits with COMMAND's status. If the server dies while
 COMMAND runs, that is a failure even when COMMAND succeeded.
 
@@ -57,13 +58,15 @@ def main():
 
     with start(args.partitioner) as server:
         if not command:
-            print(f"ilion listening on {server.host}:{server.port} (Ctrl-C stops it)", flush=True)
+            print(f"ilion listening on {server.host}:{server.port}, later API on port "
+                  f"{server.later[1]} (Ctrl-C stops it)", flush=True)
             try:
                 signal.pause()
             except KeyboardInterrupt:
                 pass
             return 0
-        env = dict(os.environ, ILION_HOST=server.host, ILION_PORT=str(server.port))
+        env = dict(os.environ, ILION_HOST=server.host, ILION_PORT=str(server.port),
+                   ILION_LATER_PORT=str(server.later[1]))
         status = subprocess.call(command, env=env)
         if server.proc.poll() is not None:
             sys.stderr.write("serve.py: the server died while the command ran:\n"

@@ -198,11 +198,66 @@ pub enum Change {
         /// The delete's timestamp.
         timestamp: i64,
     },
+    /// A range tombstone (`docs/api-later.md#data`): delete every column whose name lies in
+    /// [`start`, `finish`] under the level's comparator, both inclusive, an empty bound
+    /// unbounded on its side — the subcolumns of `super_column` when it is set, or on a
+    /// Super CF without it the super columns whose names lie in the range (as a
+    /// super-column tombstone over each would). It hides versions with timestamp ≤
+    /// `timestamp`, also ones written later. `start` must not come after `finish` (the
+    /// caller normalises a reversed slice).
+    DeleteRange {
+        /// The super column whose subcolumns are deleted.
+        super_column: Option<Vec<u8>>,
+        /// The lowest name deleted; empty for unbounded.
+        start: Vec<u8>,
+        /// The highest name deleted; empty for unbounded.
+        finish: Vec<u8>,
+        /// The delete's timestamp.
+        timestamp: i64,
+    },
     /// Delete the whole row in this column family.
     DeleteRow {
         /// The delete's timestamp.
         timestamp: i64,
     },
+}
+
+/// A stored range tombstone: names from `start` to `finish` (inclusive, empty for
+/// unbounded) deleted at `timestamp` — a [`Change::DeleteRange`] as the store keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RangeTombstone {
+    /// The lowest name covered; empty for unbounded.
+    pub start: Vec<u8>,
+    /// The highest name covered; empty for unbounded.
+    pub finish: Vec<u8>,
+    /// The delete's timestamp: it hides versions at or below it.
+    pub timestamp: i64,
+    /// The server's clock (seconds) at delete time, used only for the purge.
+    pub local_deletion_time: u32,
+}
+
+impl RangeTombstone {
+    /// True when `name` lies in the range under `comparator`.
+    pub fn covers(&self, comparator: crate::comparator::Comparator, name: &[u8]) -> bool {
+        (self.start.is_empty() || comparator.compare(&self.start, name) != Ordering::Greater)
+            && (self.finish.is_empty()
+                || comparator.compare(name, &self.finish) != Ordering::Greater)
+    }
+
+    /// True when this range covers every name `other` covers, under `comparator`.
+    pub fn contains(
+        &self,
+        comparator: crate::comparator::Comparator,
+        other: &RangeTombstone,
+    ) -> bool {
+        let low = self.start.is_empty()
+            || (!other.start.is_empty()
+                && comparator.compare(&self.start, &other.start) != Ordering::Greater);
+        let high = self.finish.is_empty()
+            || (!other.finish.is_empty()
+                && comparator.compare(&other.finish, &self.finish) != Ordering::Greater);
+        low && high
+    }
 }
 
 /// Everything one request does to one row key of one keyspace: applied atomically.
@@ -342,6 +397,16 @@ pub struct ColumnParent {
     pub column_family: String,
     /// The super column, on a Super CF.
     pub super_column: Option<Vec<u8>>,
+}
+
+impl ColumnParent {
+    /// Column family `column_family`, or super column `super_column` in it.
+    pub fn new(column_family: &str, super_column: Option<&[u8]>) -> ColumnParent {
+        ColumnParent {
+            column_family: column_family.to_string(),
+            super_column: super_column.map(<[u8]>::to_vec),
+        }
+    }
 }
 
 /// Which rows a range read walks (`docs/api.md#key-ranges`, `docs/api-later.md#key-ranges`).

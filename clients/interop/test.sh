@@ -1,6 +1,6 @@
 #!/bin/sh
-# Cross-language suite: both blog apps (Python and Ruby) seeded, listed, paged, commented
-# and reading each other's rows, and a Ruby client interleaving reads and writes with a
+# Cross-language suite: both blog apps (Python and Ruby, and the Python one over the later
+# API) seeded, listed, paged, commented and reading each other's rows, and a Ruby client interleaving reads and writes with a
 # Python one on the same rows. Needs what the Python and Ruby suites need.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,10 +15,11 @@ python3 -c 'import thrift, pytest' 2>/dev/null ||
 
 gen=$(mktemp -d)
 trap 'rm -rf "$gen"' EXIT
-mkdir "$gen/py" "$gen/rb"
+mkdir "$gen/py" "$gen/rb" "$gen/py20"
 thrift -gen py -out "$gen/py" "$root/idl/cassandra.thrift" >/dev/null
 thrift -gen rb -out "$gen/rb" "$root/idl/cassandra.thrift" >/dev/null
-export ILION_GEN_PY="$gen/py" ILION_GEN_RB="$gen/rb"
+thrift -gen py -out "$gen/py20" "$root/idl/cassandra-20.thrift" >/dev/null
+export ILION_GEN_PY="$gen/py" ILION_GEN_RB="$gen/rb" ILION_GEN_PY20="$gen/py20"
 
 cd "$here"
 python3 -m pytest -q -p no:cacheprovider .

@@ -24,6 +24,8 @@ import serve
 CLIENTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 APPS = {
     "python": [sys.executable, "-m", "blogapp"],
+    # The Python app over the later API (its own listener), writing the same rows.
+    "python-later": [sys.executable, "-m", "blogapp", "--api", "later"],
     "ruby": ["ruby", os.path.join(CLIENTS, "ruby", "blogapp.rb")],
 }
 SAMPLE_POSTS = 40
@@ -36,7 +38,8 @@ class App:
         self.name, self.server, self.framed = name, server, framed
 
     def run(self, *args, check=True):
-        command = APPS[self.name] + ["--host", self.server.host, "--port", str(self.server.port)]
+        port = self.server.later[1] if self.name.endswith("-later") else self.server.port
+        command = APPS[self.name] + ["--host", self.server.host, "--port", str(port)]
         command += ["--framed"] if self.framed else []
         env = dict(os.environ, PYTHONPATH=os.path.join(CLIENTS, "python"))
         done = subprocess.run(command + list(args), capture_output=True, text=True, env=env, timeout=120)
@@ -177,11 +180,11 @@ def test_duplicate_slug_is_refused(app, everything):
 @pytest.fixture(scope="module")
 def shared():
     with serve.start() as server:
-        yield server, App("python", server), App("ruby", server)
+        yield server, App("python", server), App("ruby", server), App("python-later", server)
 
 
 def test_each_app_reads_what_the_other_wrote(shared):
-    server, py, rb = shared
+    server, py, rb, later = shared
     py.run("seed", "--posts", "25")
     assert rb.json("list") == py.json("list")
     assert all_posts(rb, limit=10) == all_posts(py, limit=10)
@@ -203,10 +206,21 @@ def test_each_app_reads_what_the_other_wrote(shared):
     assert shown == rb.json("show", "written-in-python")
     assert [c["comment"] for c in shown["comments"]] == ["from ruby", "from python", "ruby again"]
 
+    # The later API's app sees the same blog, and what it writes the 0.6 apps see.
+    assert later.json("list") == py.json("list")
+    assert later.json("show", "written-in-python") == shown
+    later.run("publish", "--author", "Pat Python", "--title", "Written over the later API",
+              "--tags", "later,interop")
+    later.run("comment", "written-in-ruby", "from the later API", "--name", "Pat Python")
+    assert rb.json("list", "--tag", "interop") == later.json("list", "--tag", "interop")
+    assert rb.json("list", "--limit", "1")["posts"][0]["slug"] == "written-over-the-later-api"
+    assert [c["comment"] for c in rb.json("show", "written-in-ruby")["comments"]] == [
+        "from the later API"]
+
 
 def test_rows_follow_the_article_layout(shared):
     """Read the rows both apps wrote straight from the keyspace."""
-    server, py, rb = shared
+    server, py, rb, later = shared
     with ilion_client.connect(server.host, server.port) as conn:
         ks = conn["BloggyAppy"]
         for slug, tags in (("written-in-ruby", ["ruby", "interop"]), ("written-in-python", ["python", "interop"])):
@@ -220,7 +234,7 @@ def test_rows_follow_the_article_layout(shared):
                 assert abs(ilion_client.timeuuid.to_unix(index[0].name) - int(entry[b"pubDate"])) < 2
         # __notag__ holds every post, oldest first in comparator (time) order.
         notag = ks["TaggedPosts"].get_slice("__notag__", count=1000)
-        assert len(notag) == ks["TaggedPosts"].get_count("__notag__") == 27
+        assert len(notag) == ks["TaggedPosts"].get_count("__notag__") == 28
         assert [c.name.time for c in notag] == sorted(c.name.time for c in notag)
         for comment in ks["Comments"].get_slice("written-in-python"):
             assert set(comment.as_dict()) == {b"commenter", b"email", b"comment", b"commentTime"}

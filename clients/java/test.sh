@@ -1,7 +1,9 @@
 #!/bin/sh
-# Java client suite: generate the bindings with `thrift -gen java`, compile them and the
-# example against Debian's libthrift-java (no Maven), then run the smoke test (buffered and
-# framed) and the example against a fresh release server (clients/serve.py).
+# Java client suite: generate the bindings with `thrift -gen java` from both IDLs (the 0.6
+# API's and the later API's, idl/cassandra-20.thrift: the same Java package, so compiled
+# apart), compile them with the example and the smoke tests against Debian's libthrift-java
+# (no Maven), then run both smoke tests (buffered and framed) and the example against a fresh
+# release server (clients/serve.py).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -25,9 +27,17 @@ trap 'rm -rf "$build"' EXIT
 javac -nowarn -encoding UTF-8 -d "$build" -cp "$jars" \
     $(find "$here/gen-java" "$here/src" -name '*.java') 2>&1 | grep -v '^Note:' || true
 [ -f "$build/ilion/example/SmokeTest.class" ] || fail "compilation failed"
+rm -rf "$here/gen-java20" && mkdir "$here/gen-java20"
+thrift -gen java -out "$here/gen-java20" "$root/idl/cassandra-20.thrift" >/dev/null
+build20=$(mktemp -d)
+trap 'rm -rf "$build" "$build20"' EXIT
+javac -nowarn -encoding UTF-8 -d "$build20" -cp "$jars" \
+    $(find "$here/gen-java20" "$here/src20" -name '*.java') 2>&1 | grep -v '^Note:' || true
+[ -f "$build20/ilion/later/SmokeTest20.class" ] || fail "compilation of the later API's smoke test failed"
 
 python3 "$root/clients/serve.py" -- sh -c '
     java -cp "$0" ilion.example.SmokeTest "$ILION_HOST" "$ILION_PORT" &&
+    java -cp "$1" ilion.later.SmokeTest20 "$ILION_HOST" "$ILION_LATER_PORT" &&
     java -cp "$0" ilion.example.Example "$ILION_HOST" "$ILION_PORT" &&
     java -cp "$0" ilion.example.Example "$ILION_HOST" "$ILION_PORT" --framed
-' "$build$jars"
+' "$build$jars" "$build20$jars"

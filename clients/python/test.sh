@@ -2,7 +2,8 @@
 # Python client suite: generate the bindings with `thrift -gen py` into gen-py, then run
 # the pytest suites (the smoke test through generated code with the accelerated and pure
 # protocols, the old unversioned header and thriftpy2, each buffered and framed; and
-# ilion_client's tests) and the example, each against fresh release servers.
+# ilion_client's tests, once over each API, the later one with bindings in gen-py20) and the
+# example, each against fresh release servers.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -18,8 +19,12 @@ cd "$here"
 rm -rf gen-py && mkdir gen-py
 thrift -gen py -out gen-py "$root/idl/cassandra.thrift" >/dev/null
 export ILION_GEN_PY="$here/gen-py"
+rm -rf gen-py20 && mkdir gen-py20
+thrift -gen py -out gen-py20 "$root/idl/cassandra-20.thrift" >/dev/null
+export ILION_GEN_PY20="$here/gen-py20"
 
 python3 -m pytest -q -p no:cacheprovider tests
+ILION_TEST_API=later python3 -m pytest -q -p no:cacheprovider tests/test_ilion_client.py
 python3 "$root/clients/serve.py" -- sh -c '
     python3 example.py "$ILION_HOST" "$ILION_PORT" &&
     python3 example.py "$ILION_HOST" "$ILION_PORT" --framed

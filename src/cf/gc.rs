@@ -1,15 +1,17 @@
 //! Tombstone purge after GCGraceSeconds (`docs/compatibility.md#s5`; a column family's own
-//! `gc_grace_seconds` when the later API set one). Row, super-column and column tombstones
-//! whose local deletion time is older than the grace period are removed, and
-//! a row left with nothing stops appearing as a range ghost. An expired column is a tombstone
-//! whose local deletion time is its write time (`docs/api-later.md#ttl`): it goes once it has
+//! `gc_grace_seconds` when the later API set one). Row, super-column,
+//! range and column tombstones whose local deletion time is older than the grace period are
+//! removed (what they hid went when they were written): a marker whose own deletion and
+//! range tombstones all expired is removed, one where only some did is rewritten without
+//! them — and a row left with nothing stops appearing as a range ghost. An expired column is
+//! a tombstone whose local deletion time is its write time (`docs/api-later.md#ttl`): it goes once it has
 //! expired and its write time is older than the grace period. A background thread runs the
 //! purge regularly.
 
 use super::Db;
 use crate::error::Result;
 use crate::model::Cell;
-use crate::storage::{StoredEntry, StoredValue};
+use crate::storage::{Marker, StoredEntry, StoredValue};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
@@ -18,8 +20,35 @@ use std::time::Duration;
 /// Rows examined per purge batch: bounds the memory a purge holds.
 const ROWS_PER_BATCH: usize = 256;
 
-/// Expired tombstones of one row: (row key, the tombstones as read).
-type RowCandidates = (Vec<u8>, Vec<StoredEntry>);
+/// Expired tombstones of one row: (row key, the tombstones as read, the markers only part
+/// of which expired with what is left of them).
+type RowCandidates = (Vec<u8>, Vec<StoredEntry>, Vec<(StoredEntry, Marker)>);
+
+/// What the purge does with a marker at `expired` (which says whether a local deletion time
+/// is past the grace period): nothing (None), delete it (an empty marker), or keep the
+/// parts that are not expired — its own deletion and each range go separately, so a row
+/// that keeps receiving range deletes does not keep the old ones forever.
+fn purged_marker(marker: &Marker, expired: impl Fn(u32) -> bool) -> Option<Marker> {
+    let own_expired = marker.timestamp.is_some() && expired(marker.local_deletion_time);
+    let ranges: Vec<_> = marker
+        .ranges
+        .iter()
+        .filter(|range| !expired(range.local_deletion_time))
+        .cloned()
+        .collect();
+    if !own_expired && ranges.len() == marker.ranges.len() {
+        return None;
+    }
+    Some(Marker {
+        timestamp: marker.timestamp.filter(|_| !own_expired),
+        local_deletion_time: if own_expired {
+            0
+        } else {
+            marker.local_deletion_time
+        },
+        ranges,
+    })
+}
 
 impl Db {
     /// Removes every tombstone older than GCGraceSeconds; returns how many were removed.
@@ -59,7 +88,21 @@ impl Db {
                 let tombstone = item?;
                 found += 1;
                 let purgeable = match &tombstone.value {
-                    StoredValue::Marker(marker) => expired(marker.local_deletion_time),
+                    StoredValue::Marker(marker) => match purged_marker(marker, expired) {
+                        None => false,
+                        Some(left) if left.is_empty() => true,
+                        Some(left) => {
+                            // Rewritten, not removed: the CF still holds the marker.
+                            let row = tombstone.row_key.clone();
+                            match candidates.last_mut() {
+                                Some((r, _, rewrites)) if *r == row => {
+                                    rewrites.push((tombstone, left))
+                                }
+                                _ => candidates.push((row, Vec::new(), vec![(tombstone, left)])),
+                            }
+                            continue;
+                        }
+                    },
                     StoredValue::Cell(Cell::Tombstone {
                         local_deletion_time,
                         ..
@@ -76,15 +119,19 @@ impl Db {
                     continue;
                 }
                 match candidates.last_mut() {
-                    Some((row, entries)) if *row == tombstone.row_key => entries.push(tombstone),
-                    _ => candidates.push((tombstone.row_key.clone(), vec![tombstone])),
+                    Some((row, entries, _)) if *row == tombstone.row_key => entries.push(tombstone),
+                    _ => candidates.push((tombstone.row_key.clone(), vec![tombstone], Vec::new())),
                 }
                 if candidates.len() >= ROWS_PER_BATCH {
                     let batch = std::mem::take(&mut candidates);
-                    removed += self.purge_rows(keyspace, layout.id, batch)?;
+                    let (deleted, rewritten) = self.purge_rows(keyspace, layout.id, batch)?;
+                    removed += deleted;
+                    purged += rewritten;
                 }
             }
-            removed += self.purge_rows(keyspace, layout.id, candidates)?;
+            let (deleted, rewritten) = self.purge_rows(keyspace, layout.id, candidates)?;
+            removed += deleted;
+            purged += rewritten;
             if removed == found {
                 self.counters.clean(layout.id, mark);
             }
@@ -94,14 +141,25 @@ impl Db {
         Ok(purged)
     }
 
-    /// Deletes the candidates of each row under its lock, skipping any that changed since
-    /// they were read (a concurrent write replaced them).
-    fn purge_rows(&self, keyspace: &str, cf_id: u32, rows: Vec<RowCandidates>) -> Result<usize> {
-        let mut purged = 0;
-        for (row_key, entries) in rows {
+    /// Deletes the candidates of each row under its lock, and rewrites its partly expired
+    /// markers, skipping any that changed since they were read (a concurrent write replaced
+    /// them). Returns how many entries were deleted and how many markers rewritten.
+    fn purge_rows(
+        &self,
+        keyspace: &str,
+        cf_id: u32,
+        rows: Vec<RowCandidates>,
+    ) -> Result<(usize, usize)> {
+        let (mut purged, mut rewritten) = (0, 0);
+        for (row_key, entries, rewrites) in rows {
             let _guard = self.locks.lock(keyspace, &row_key);
             if self.is_drained() {
                 break;
+            }
+            if !rewrites.is_empty() {
+                let (replaced, freed) = self.store.replace_unchanged(rewrites)?;
+                self.counters.purged(cf_id, 0, freed);
+                rewritten += replaced;
             }
             // Tombstones and expired columns leave different counters (`stats`).
             let (columns, tombstones): (Vec<_>, Vec<_>) =
@@ -120,7 +178,7 @@ impl Db {
                 purged += deleted;
             }
         }
-        Ok(purged)
+        Ok((purged, rewritten))
     }
 
     /// Starts a thread that purges expired tombstones every `interval` until the handle is

@@ -3,15 +3,17 @@
 //! scans over rows, paging across rows and columns, truncating a column family, and
 //! tombstone purge after GCGraceSeconds.
 //!
-//! Tombstones are applied at write time. A row or super-column delete physically removes
-//! what it hides and stays as a marker; an insert the markers (or a newer column version)
-//! would hide is dropped. So everything stored is visible except column tombstones and
+//! Tombstones are applied at write time. A row, super-column or range delete physically
+//! removes what it hides and stays as a marker (a range in the marker of its level: see
+//! `deletions`); an insert the markers (or a newer column version) would hide is dropped. So everything stored is visible except column tombstones and
 //! expired columns (`docs/api-later.md#ttl`: an expiring column's expiry is the Db clock at
 //! apply time plus its TTL), which reads skip — and reads need no tombstone lookups. Writes to one row are serialised by a
 //! striped lock so that read-reconcile-write is atomic; each row mutation is one atomic
 //! storage batch.
 
 mod admin;
+mod cas;
+mod deletions;
 mod filter;
 mod gc;
 mod locks;
@@ -33,6 +35,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use admin::{CfScan, CfSelection, DRAINED};
+pub use cas::CasOutcome;
 pub use gc::MaintenanceHandle;
 
 /// Seconds since the epoch, as the server's clock for tombstone local deletion times and

@@ -18,6 +18,10 @@
 //! an expired column as a tombstone. Between scans the estimates can therefore overstate
 //! live columns and rows while expired columns wait for the purge.
 //!
+//! Range tombstones live in their level's marker (`deletions`): a marker counts as one
+//! tombstone however many ranges it holds, each write of it as one more tombstone written,
+//! and what a range removes when it is written leaves the counts as any removal does.
+//!
 //! The same counters let the tombstone purge skip a column family that holds no tombstone:
 //! a purge that leaves none behind remembers how many tombstones had been written then, and
 //! the next one scans only if more were written since.

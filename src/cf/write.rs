@@ -10,23 +10,27 @@
 //! change that does not fit its column family's kind is refused, because `Db` is also called
 //! directly (tests, benchmarks, tools) and must never store a key it cannot read back.
 
+use super::deletions::RowDeletions;
 use super::stats::Tally;
 use super::{CfRef, Db};
 use crate::comparator::Comparator;
 use crate::error::{Error, Result};
-use crate::model::{check_key_present, check_name_length, Cell, Change, NameLevel, RowMutation};
-use crate::storage::Catalog;
-use crate::storage::{
-    stored_value_len, Ack, CfLayout, EncodedRow, Marker, MarkerAt, RowSession, RowWrites,
-    StoredValue,
+use crate::model::{
+    check_key_present, check_name_length, Cell, Change, NameLevel, RangeTombstone, RowMutation,
 };
-use std::collections::{BTreeMap, HashMap};
+use crate::storage::{
+    stored_value_len, Ack, Catalog, CfLayout, EncodedRow, Entry, MarkerAt, RowSession, RowWrites,
+    StoredEntry, StoredValue,
+};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The changes of one request to one column family of one row, reconciled among themselves.
 #[derive(Default)]
 struct Delta {
     row_tombstone: Option<i64>,
     super_tombstones: BTreeMap<Vec<u8>, i64>,
+    /// Range tombstones over the row's names (None) or one super column's subcolumns.
+    ranges: Vec<(Option<Vec<u8>>, RangeTombstone)>,
     cells: BTreeMap<(Option<Vec<u8>>, Vec<u8>), Cell>,
 }
 
@@ -43,11 +47,6 @@ impl Delta {
             }
         }
     }
-}
-
-/// Max of an optional deletion time and another.
-fn later(a: Option<i64>, b: Option<i64>) -> Option<i64> {
-    a.max(b)
 }
 
 /// True when a version with timestamp `ts` is hidden by a deletion at `deleted_at`.
@@ -93,6 +92,21 @@ impl Db {
         let _guard = self.locks.lock(&prepared.keyspace, &prepared.key);
         self.refuse_if_drained()?;
         let session = self.store.row_session();
+        let mut writes = RowWrites::default();
+        let applied = plan_mutation(&session, prepared, now, &mut writes)?;
+        let ack = session.write(writes)?;
+        self.record(applied, started);
+        Ok(ack)
+    }
+
+    /// Applies one row mutation to a row whose lock the caller holds, through `session`
+    /// (which holds the row's lease on a shared engine): for `cas`, which reads the row and
+    /// writes it under the same lock.
+    pub(super) fn apply_held(&self, session: RowSession<'_>, mutation: RowMutation) -> Result<Ack> {
+        let started = std::time::Instant::now();
+        let now = self.now();
+        let catalog = self.catalog();
+        let prepared = self.prepare(&catalog, mutation, now)?;
         let mut writes = RowWrites::default();
         let applied = plan_mutation(&session, prepared, now, &mut writes)?;
         let ack = session.write(writes)?;
@@ -235,7 +249,11 @@ fn plan_mutation(
     })
 }
 
-/// Turns a reconciled delta into writes, given what is stored.
+/// Turns a reconciled delta into writes, given what is stored. A row with nothing stored
+/// (the common insert of a new row) has no markers and no versions to reconcile against:
+/// every change is written as it is, with no lookups. Otherwise the row's marker is read
+/// once (it holds the row's range tombstones too, so an insert into a row without any pays
+/// no extra lookup), a super column's when the mutation touches it.
 fn plan(
     store: &RowSession<'_>,
     cf: CfRef<'_>,
@@ -246,70 +264,82 @@ fn plan(
     tally: &mut Tally,
 ) -> Result<()> {
     let layout = cf.layout;
-    let marker = |timestamp| Marker {
-        timestamp,
-        local_deletion_time: now,
-    };
-
-    // A row with nothing stored (the common insert of a new row) has no markers and no
-    // versions to reconcile against: every change is written as it is, with no lookups.
-    if store.row_is_empty(layout, row)? {
-        return plan_new_row(cf, row, delta, now, writes, tally);
-    }
-    let stored_row = marker_at(store, cf, row, MarkerAt::Row)?;
-    let mut row_deleted = stored_row;
+    let new_row = store.row_is_empty(layout, row)?;
+    let mut dels = RowDeletions::read(store, cf, row, new_row)?;
     // Whether the row had, and still has, a live column: known only when a row delete
-    // looked at all of it; otherwise the row's liveness is taken as unchanged.
-    let mut liveness: Option<(bool, bool)> = None;
-    if let Some(t) = delta.row_tombstone.filter(|t| !hidden(stored_row, *t)) {
-        let seen = drop_hidden(store, cf, row, MarkerAt::Row, t, writes, tally)?;
-        liveness = Some(seen);
-        let size = writes.put_marker(layout, row, MarkerAt::Row, marker(t));
-        tally.tombstones_written += 1;
-        if stored_row.is_none() {
-            tally.tombstones += 1;
-            tally.bytes += size as i64;
+    // looked at all of it (or the row is new); otherwise the row's liveness is taken as
+    // unchanged unless its number of live columns changes.
+    let mut liveness: Option<(bool, bool)> = new_row.then_some((false, false));
+    // Entries this mutation removes: a later step reads the store as it was before the
+    // mutation, and must neither remove nor replace one of them a second time (which would
+    // count it twice in the statistics).
+    let mut removed = HashSet::new();
+    if let Some(t) = delta
+        .row_tombstone
+        .filter(|t| !hidden(dels.row_deleted(), *t))
+    {
+        if !new_row {
+            let entries = store.entries_under(layout, row, MarkerAt::Row);
+            let seen = drop_hidden(entries, &mut dels, &mut removed, t, writes, tally)?;
+            liveness = Some(seen);
         }
-        row_deleted = Some(t);
+        dels.delete_row(t, now);
     }
 
-    let mut super_deleted: HashMap<Vec<u8>, Option<i64>> = HashMap::new();
-    for (name, t) in delta.super_tombstones {
-        let at = MarkerAt::Super(&name);
-        let stored = marker_at(store, cf, row, at)?;
-        if hidden(later(row_deleted, stored), t) {
-            super_deleted.insert(name, stored);
+    for (super_column, range) in delta.ranges {
+        let t = range.timestamp;
+        let bounds = (range.start.clone(), range.finish.clone());
+        let at = match &super_column {
+            None => {
+                if hidden(dels.row_deleted(), t) {
+                    continue;
+                }
+                MarkerAt::Row
+            }
+            Some(sc) => {
+                if hidden(dels.super_deleted_at(store, cf, row, sc)?, t) {
+                    continue;
+                }
+                MarkerAt::Super(sc)
+            }
+        };
+        if !dels.add_range(store, cf, row, super_column.as_deref(), range)? || new_row {
             continue;
         }
-        // Drop first: the old marker lies under the super column and the new one must win.
-        drop_hidden(store, cf, row, at, t, writes, tally)?;
-        let size = writes.put_marker(layout, row, at, marker(t));
-        tally.tombstones_written += 1;
-        tally.tombstones += 1;
-        tally.bytes += size as i64;
-        super_deleted.insert(name, Some(t));
+        let entries = store.entries_in(layout, row, at, (&bounds.0, &bounds.1));
+        let seen = drop_hidden(entries, &mut dels, &mut removed, t, writes, tally)?;
+        if let Some((_, live_after)) = &mut liveness {
+            *live_after |= seen.1;
+        }
+    }
+
+    for (name, t) in delta.super_tombstones {
+        if hidden(dels.super_deleted_at(store, cf, row, &name)?, t) {
+            continue;
+        }
+        if !new_row {
+            let entries = store.entries_under(layout, row, MarkerAt::Super(&name));
+            drop_hidden(entries, &mut dels, &mut removed, t, writes, tally)?;
+        }
+        dels.delete_super(store, cf, row, &name, t, now)?;
     }
 
     for ((super_column, name), cell) in delta.cells {
-        let deleted_at = match &super_column {
-            None => row_deleted,
-            Some(sc) => {
-                let sc_deleted = match super_deleted.get(sc) {
-                    Some(known) => *known,
-                    None => {
-                        let stored = marker_at(store, cf, row, MarkerAt::Super(sc))?;
-                        super_deleted.insert(sc.clone(), stored);
-                        stored
-                    }
-                };
-                later(row_deleted, sc_deleted)
-            }
-        };
+        let super_column = super_column.as_deref();
+        let deleted_at = dels.cell_deleted_at(store, cf, row, super_column, &name)?;
         if hidden(deleted_at, cell.timestamp()) {
             continue;
         }
-        let super_column = super_column.as_deref();
-        let stored = store.get_cell(layout, row, super_column, &name)?;
+        // Only a mutation that removed something pays for the check.
+        let gone = !removed.is_empty()
+            && removed.contains(&match super_column {
+                None => Entry::Column(name.clone()),
+                Some(sc) => Entry::SubColumn(sc.to_vec(), name.clone()),
+            });
+        let stored = match new_row || gone {
+            true => None,
+            false => store.get_cell(layout, row, super_column, &name)?,
+        };
         if stored
             .as_ref()
             .is_none_or(|old| Cell::supersedes(&cell, old, i64::from(now)))
@@ -324,6 +354,9 @@ fn plan(
             }
         }
     }
+    // Markers go last: a pruned super-column marker may have been deleted above as an
+    // entry, and the batch applies in order.
+    dels.write(cf, row, writes, tally);
     // Without a row delete the row's liveness can only change when its number of live
     // columns does; then count just enough of them to know (usually the first one).
     if liveness.is_none() && tally.live_columns != 0 {
@@ -366,84 +399,40 @@ fn count_cell(tally: &mut Tally, cell: &Cell, key_len: usize, sign: i64) {
     tally.bytes += sign * (key_len + stored_value_len(cell)) as i64;
 }
 
-/// [`plan`] for a row with nothing stored: the delta's own markers are the only deletions,
-/// and every cell they do not hide is new.
-fn plan_new_row(
-    cf: CfRef<'_>,
-    row: &EncodedRow,
-    delta: Delta,
-    now: u32,
-    writes: &mut RowWrites,
-    tally: &mut Tally,
-) -> Result<()> {
-    let layout = cf.layout;
-    let marker = |timestamp| Marker {
-        timestamp,
-        local_deletion_time: now,
-    };
-    let mut count_marker = |size: usize| {
-        tally.tombstones += 1;
-        tally.tombstones_written += 1;
-        tally.bytes += size as i64;
-    };
-    if let Some(t) = delta.row_tombstone {
-        count_marker(writes.put_marker(layout, row, MarkerAt::Row, marker(t)));
-    }
-    for (name, t) in &delta.super_tombstones {
-        if !hidden(delta.row_tombstone, *t) {
-            count_marker(writes.put_marker(layout, row, MarkerAt::Super(name), marker(*t)));
-        }
-    }
-    let mut live = false;
-    for ((super_column, name), cell) in delta.cells {
-        let sc_deleted = super_column
-            .as_ref()
-            .and_then(|sc| delta.super_tombstones.get(sc).copied())
-            .filter(|t| !hidden(delta.row_tombstone, *t));
-        if hidden(later(delta.row_tombstone, sc_deleted), cell.timestamp()) {
-            continue;
-        }
-        let size = writes.put_cell(layout, row, super_column.as_deref(), &name, &cell);
-        count_cell(tally, &cell, size.key, 1);
-        live |= !cell.is_tombstone();
-    }
-    tally.live_rows += i64::from(live);
-    Ok(())
-}
-
-/// The timestamp of the deletion marker at `at`, if any.
-fn marker_at(
-    store: &RowSession<'_>,
-    cf: CfRef<'_>,
-    row: &EncodedRow,
-    at: MarkerAt<'_>,
-) -> Result<Option<i64>> {
-    Ok(store.get_marker(cf.layout, row, at)?.map(|m| m.timestamp))
-}
-
-/// Deletes every stored version that a deletion at `t` of `at` hides: columns and
-/// subcolumns (live or tombstones) with timestamp ≤ t, and super-column markers ≤ t.
-/// Returns whether a live version was there before, and whether one is left.
+/// Deletes every stored version among `entries` that a deletion at `t` covering them all
+/// hides: columns and subcolumns (live or tombstones) with timestamp ≤ t; a super-column
+/// marker among them loses what it holds at or below `t` (through `dels`, which writes it
+/// once at the end). Entries in `removed` are already gone; those removed here join them.
+/// Returns whether a live version was there before, and whether one is
+/// left.
 fn drop_hidden(
-    store: &RowSession<'_>,
-    cf: CfRef<'_>,
-    row: &EncodedRow,
-    at: MarkerAt<'_>,
+    entries: impl Iterator<Item = Result<StoredEntry>>,
+    dels: &mut RowDeletions,
+    removed: &mut HashSet<Entry>,
     t: i64,
     writes: &mut RowWrites,
     tally: &mut Tally,
 ) -> Result<(bool, bool)> {
     let (mut live_before, mut live_after) = (false, false);
-    for item in store.entries_under(cf.layout, row, at) {
+    for item in entries {
         let stored = item?;
-        let ts = match &stored.value {
-            StoredValue::Marker(marker) => marker.timestamp,
-            StoredValue::Cell(cell) => cell.timestamp(),
+        let cell = match (&stored.value, &stored.entry) {
+            (StoredValue::Cell(cell), _) => cell,
+            (StoredValue::Marker(marker), Entry::SuperTombstone(name)) => {
+                dels.prune_super(name, marker.clone(), t);
+                continue;
+            }
+            // The row's own marker never lies under the row's names.
+            (StoredValue::Marker(_), _) => continue,
         };
         // As the statistics count it (see `count_cell`).
         let live = stored.holds_value();
         live_before |= live;
-        if ts <= t {
+        if removed.contains(&stored.entry) {
+            continue;
+        }
+        if cell.timestamp() <= t {
+            removed.insert(stored.entry.clone());
             writes.delete(&stored);
             match live {
                 true => tally.live_columns -= 1,
@@ -513,6 +502,42 @@ fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: Change, now: u32) -> Res
             check_name(def.comparator, &name, NameLevel::SuperColumn)?;
             let slot = delta.super_tombstones.entry(name).or_insert(timestamp);
             *slot = (*slot).max(timestamp);
+        }
+        Change::DeleteRange {
+            super_column,
+            start,
+            finish,
+            timestamp,
+        } => {
+            if super_column.is_some() && !def.is_super() {
+                return Err(shape_error());
+            }
+            if let Some(sc) = &super_column {
+                check_name(def.comparator, sc, NameLevel::SuperColumn)?;
+            }
+            // The bounds are names of the level the range covers: super-column names at
+            // the top of a Super CF.
+            let comparator = def.comparator_for(super_column.is_some());
+            let level = match super_column.is_none() && def.is_super() {
+                true => NameLevel::SuperColumn,
+                false => NameLevel::Column,
+            };
+            for bound in [&start, &finish].into_iter().filter(|b| !b.is_empty()) {
+                check_name(comparator, bound, level)?;
+            }
+            if !start.is_empty()
+                && !finish.is_empty()
+                && comparator.compare(&start, &finish) == std::cmp::Ordering::Greater
+            {
+                return Err(Error::invalid("range finish must come after start"));
+            }
+            let range = RangeTombstone {
+                start,
+                finish,
+                timestamp,
+                local_deletion_time: now,
+            };
+            delta.ranges.push((super_column, range));
         }
         Change::DeleteRow { timestamp } => {
             delta.row_tombstone = delta.row_tombstone.max(Some(timestamp));

@@ -1,5 +1,6 @@
 //! The damaged-store target: a real database's engine contents — row keys, packed chunks of
-//! cells (expiring ones, expired or not, among them) and deletion markers, the catalog and
+//! cells (expiring ones, expired or not, among them) and deletion markers (range
+//! tombstones among them), the catalog and
 //! the generation meta keys — changed by the
 //! fuzzer's edits, then opened and read and written through the API, with the watermark file
 //! beside it holding fuzzer text too.
@@ -125,6 +126,41 @@ fn write_expiring(db: &Db) -> crate::Result<()> {
     Ok(())
 }
 
+/// Range tombstones in row r1 of every family, straight through `Db` (the 0.6 API has no
+/// range delete): over columns 2 to 4 and from column 9 on (in a Super family, over the
+/// subcolumns of s1, and over the super columns from s2 on), so the seed holds markers
+/// with ranges and with and without their own deletion.
+fn write_ranges(db: &Db) -> crate::Result<()> {
+    for (cf, sup, _) in FAMILIES {
+        let mut m = RowMutation::new(KS, "r1");
+        let super_column = sup.then(|| b"s1".to_vec());
+        for (start, finish) in [(name(cf, 2), name(cf, 4)), (name(cf, 9), Vec::new())] {
+            m.push(
+                cf,
+                Change::DeleteRange {
+                    super_column: super_column.clone(),
+                    start,
+                    finish,
+                    timestamp: 60,
+                },
+            );
+        }
+        if sup {
+            m.push(
+                cf,
+                Change::DeleteRange {
+                    super_column: None,
+                    start: b"s2".to_vec(),
+                    finish: Vec::new(),
+                    timestamp: 60,
+                },
+            );
+        }
+        db.apply(m)?.wait()?;
+    }
+    Ok(())
+}
+
 /// Writes the seed data: every family, several chunks per row, column, super column and row
 /// tombstones.
 fn write_seed(s: &Session) -> thrift::Result<()> {
@@ -167,6 +203,9 @@ fn seed() -> &'static Vec<(Vec<u8>, Vec<u8>)> {
         }
         if let Err(e) = write_expiring(&db) {
             panic!("the seed's expiring columns cannot be written: {e}");
+        }
+        if let Err(e) = write_ranges(&db) {
+            panic!("the seed's range tombstones cannot be written: {e}");
         }
         if let Err(e) = db.close() {
             panic!("the seed database does not close: {e}");

@@ -1,6 +1,6 @@
 //! Exports of expiring columns (`docs/migrate.md#export`): 0.6's text has no TTL, so a live
 //! expiring column goes out as a plain column and an expired one, like a deleted column, not
-//! at all.
+//! at all; columns a range tombstone hides are not exported either.
 
 use super::*;
 use crate::cf::{Db, DbOptions};
@@ -91,4 +91,30 @@ fn expiring_columns_export_as_plain_columns_and_expired_ones_not_at_all() {
     // Row b holds only an expired column: a range ghost, left out as one.
     let expired = serde_json::json!({ "a": [["6c6f6e67", "76", 3, false]] });
     assert_eq!(export(&db), expired);
+}
+
+#[test]
+fn range_deleted_columns_are_not_exported() {
+    let clock = Arc::new(AtomicU32::new(NOW));
+    let db = db(&clock);
+    for name in ["a", "b", "c", "d"] {
+        insert(&db, "r", name, None);
+    }
+    insert(&db, "s", "a", None);
+    let delete = |key: &str, start: &str, finish: &str| {
+        let mut m = RowMutation::new(KS, key);
+        let change = Change::DeleteRange {
+            super_column: None,
+            start: start.into(),
+            finish: finish.into(),
+            timestamp: 3,
+        };
+        m.push("Standard1", change);
+        db.apply(m).unwrap();
+    };
+    delete("r", "b", "c");
+    delete("s", "", "");
+    // Row s holds only its range tombstone: a range ghost, left out as one.
+    let left = serde_json::json!({ "r": [["61", "76", 3, false], ["64", "76", 3, false]] });
+    assert_eq!(export(&db), left);
 }

@@ -13,14 +13,6 @@ use crate::protocol::{
     SuperColumn,
 };
 
-/// A column parent for `cf`.
-pub(crate) fn parent(column_family: &str, super_column: Option<&[u8]>) -> model::ColumnParent {
-    model::ColumnParent {
-        column_family: column_family.to_string(),
-        super_column: super_column.map(<[u8]>::to_vec),
-    }
-}
-
 /// A validated predicate (exactly one of names and range, count not negative).
 pub(crate) fn predicate(predicate: &SlicePredicate) -> Result<Predicate> {
     match (&predicate.column_names, &predicate.slice_range) {

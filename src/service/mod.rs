@@ -15,6 +15,7 @@ mod consistency;
 mod convert;
 mod describe;
 mod errors;
+pub(crate) mod paths;
 mod reads;
 mod session;
 mod validation;

@@ -10,6 +10,7 @@ use super::validation::{
 };
 use super::Session;
 use crate::error::{Error, Result};
+use crate::model;
 use crate::protocol::{
     ColumnOrSuperColumn, ColumnParent, ColumnPath, ConsistencyLevel, KeyRange, KeySlice,
     SlicePredicate,
@@ -118,7 +119,7 @@ impl Session {
         validate_column_parent(schema, keyspace, &parent.column_family, sc)?;
         validate_key(key)?;
         consistency::check_read(schema, keyspace, cl, 1)?;
-        let parent = convert::parent(&parent.column_family, sc);
+        let parent = model::ColumnParent::new(&parent.column_family, sc);
         let count = self
             .service
             .db
@@ -142,7 +143,7 @@ impl Session {
         validate_predicate(cf, sc, predicate)?;
         keys.iter().try_for_each(|key| validate_key(key.as_ref()))?;
         consistency::check_read(schema, keyspace, cl, keys.len())?;
-        let model_parent = convert::parent(&parent.column_family, sc);
+        let model_parent = model::ColumnParent::new(&parent.column_family, sc);
         let model_predicate = convert::predicate(predicate)?;
         let mut rows = Vec::with_capacity(keys.len());
         for key in keys {
@@ -179,7 +180,7 @@ impl Session {
         consistency::check_range_read(schema, keyspace, cl)?;
         let rows = self.service.db.get_range_slices(
             keyspace,
-            &convert::parent(&parent.column_family, sc),
+            &model::ColumnParent::new(&parent.column_family, sc),
             &convert::predicate(predicate)?,
             &model_range,
         )?;

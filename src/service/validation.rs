@@ -7,9 +7,10 @@
 //! through `model` ([`check_key_present`], [`check_name_length`]), so each message is written
 //! once.
 
+use super::paths::Dialect;
 use crate::config::{CfDef, KeyspaceDef, Schema};
 use crate::error::{Error, Result};
-use crate::model::{check_key_present, check_name_length, NameLevel};
+use crate::model::check_key_present;
 use crate::partitioner::Partitioner;
 use crate::protocol::{
     ColumnOrSuperColumn, ColumnPath, Deletion, KeyRange, Mutation, SlicePredicate, SliceRange,
@@ -101,41 +102,8 @@ fn check_column_path<'a>(
     column: Option<&[u8]>,
 ) -> Result<&'a CfDef> {
     let cf = validate_table(schema, keyspace, column_family)?;
-    if cf.is_super() {
-        if super_column.is_none() {
-            return invalid(format!(
-                "supercolumn parameter is not optional for super CF {column_family}"
-            ));
-        }
-    } else {
-        if super_column.is_some() {
-            return invalid(format!(
-                "supercolumn parameter is invalid for standard CF {column_family}"
-            ));
-        }
-        if column.is_none() {
-            return invalid(format!(
-                "column parameter is not optional for standard CF {column_family}"
-            ));
-        }
-    }
-    check_names_of_path(cf, super_column, column)?;
+    Dialect::V06.validate_column_path(cf, super_column, column)?;
     Ok(cf)
-}
-
-/// The names of a path: the column under its level's comparator, then the super column.
-fn check_names_of_path(
-    cf: &CfDef,
-    super_column: Option<&[u8]>,
-    column: Option<&[u8]>,
-) -> Result<()> {
-    if let Some(column) = column {
-        validate_columns(cf, super_column, &[column])?;
-    }
-    if let Some(super_column) = super_column {
-        validate_columns(cf, None, &[super_column])?;
-    }
-    Ok(())
 }
 
 /// `validateColumnParent` (`docs/api.md#column-parent`), for slices, counts and range slices.
@@ -146,14 +114,7 @@ pub(crate) fn validate_column_parent<'a>(
     super_column: Option<&[u8]>,
 ) -> Result<&'a CfDef> {
     let cf = validate_table(schema, keyspace, column_family)?;
-    if !cf.is_super() && super_column.is_some() {
-        return invalid(format!(
-            "columnfamily alone is required for standard CF {column_family}"
-        ));
-    }
-    if let Some(super_column) = super_column {
-        validate_columns(cf, None, &[super_column])?;
-    }
+    Dialect::V06.validate_column_parent(cf, super_column)?;
     Ok(cf)
 }
 
@@ -164,20 +125,9 @@ pub(crate) fn validate_column_path_or_parent<'a>(
     keyspace: &str,
     path: &ColumnPath,
 ) -> Result<&'a CfDef> {
-    let name = &path.column_family;
-    let cf = validate_table(schema, keyspace, name)?;
+    let cf = validate_table(schema, keyspace, &path.column_family)?;
     let (super_column, column) = (path.super_column.as_deref(), path.column.as_deref());
-    if !cf.is_super() && super_column.is_some() {
-        return invalid(format!(
-            "supercolumn may not be specified for standard CF {name}"
-        ));
-    }
-    if cf.is_super() && super_column.is_none() && column.is_some() {
-        return invalid(format!(
-            "A column cannot be specified without specifying a super column for removal on super CF {name}"
-        ));
-    }
-    check_names_of_path(cf, super_column, column)?;
+    Dialect::V06.validate_removal_path(cf, super_column, column)?;
     Ok(cf)
 }
 
@@ -188,22 +138,7 @@ pub(crate) fn validate_columns<N: AsRef<[u8]>>(
     super_column: Option<&[u8]>,
     names: &[N],
 ) -> Result<()> {
-    if let Some(super_column) = super_column {
-        check_name_length(NameLevel::SuperColumn, super_column)?;
-        if !cf.is_super() {
-            return invalid(format!(
-                "supercolumn specified to ColumnFamily {} containing normal columns",
-                cf.name
-            ));
-        }
-    }
-    let comparator = cf.comparator_for(super_column.is_some());
-    for name in names {
-        let name = name.as_ref();
-        check_name_length(NameLevel::Column, name)?;
-        comparator.validate(name).map_err(Error::InvalidRequest)?;
-    }
-    Ok(())
+    Dialect::V06.validate_names(cf, super_column, names)
 }
 
 /// `validatePredicate` (`docs/api.md#predicates`), for reads: exactly one of names and range.
@@ -212,13 +147,12 @@ pub(crate) fn validate_predicate(
     super_column: Option<&[u8]>,
     predicate: &SlicePredicate,
 ) -> Result<()> {
-    match (&predicate.column_names, &predicate.slice_range) {
-        (None, None) => invalid("predicate column_names and slice_range may not both be null"),
-        (Some(_), Some(_)) => {
-            invalid("predicate column_names and slice_range may not both be present")
-        }
+    let (names, range) = (&predicate.column_names, &predicate.slice_range);
+    Dialect::V06.check_predicate_parts(names.is_some(), range.is_some())?;
+    match (names, range) {
+        (Some(names), _) => validate_columns(cf, super_column, names),
         (None, Some(range)) => validate_range(cf, super_column, range),
-        (Some(names), None) => validate_columns(cf, super_column, names),
+        (None, None) => Ok(()),
     }
 }
 

@@ -15,14 +15,6 @@ use crate::protocol::v20::generated::{
     SuperColumn,
 };
 
-/// A column parent for `cf`.
-pub(super) fn parent(column_family: &str, super_column: Option<&[u8]>) -> model::ColumnParent {
-    model::ColumnParent {
-        column_family: column_family.to_string(),
-        super_column: super_column.map(<[u8]>::to_vec),
-    }
-}
-
 /// A checked read predicate (exactly one of names and range, count not negative).
 pub(super) fn predicate(predicate: &SlicePredicate) -> Result<Predicate> {
     match (&predicate.column_names, &predicate.slice_range) {

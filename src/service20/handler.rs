@@ -1,8 +1,7 @@
 //! The generated 20.1.0 handler trait routed onto the session: one line per method, each
 //! clearing the trace-next flag (spec G10: it covers exactly the next call) and mapping the
-//! method's errors with its row of the method table. Methods whose behaviour is not built
-//! yet answer InvalidRequestException `<method> is not served by ilion yet`
-//! (`docs/api-later.md#status` lists them).
+//! method's errors with its row of the method table (`docs/api-later.md#status` lists what
+//! is served).
 
 use super::convert;
 use super::errors::to_thrift;
@@ -30,21 +29,6 @@ impl Session20 {
         self.set_trace_next(false);
         result.map_err(|e| crate::metrics::thrift_error(method.name, to_thrift(method, e)))
     }
-
-    /// A data call on column family `cf` not built yet: the session checks run first, in
-    /// their order, so a client learns of a missing keyspace, an unknown column family, a
-    /// missing login or permission exactly as it will once the call is served.
-    fn data_not_yet<T>(&self, method: &Method, cf: &str) -> thrift::Result<T> {
-        let schema = self.service.db.schema();
-        let checked = self
-            .column_family(&schema, cf)
-            .and_then(|_| Err(not_served(method)));
-        self.reply(method, checked)
-    }
-}
-
-fn not_served(method: &Method) -> Error {
-    Error::invalid(format!("{} is not served by ilion yet", method.name))
 }
 
 impl CassandraSyncHandler for Session20 {
@@ -172,14 +156,15 @@ impl CassandraSyncHandler for Session20 {
 
     fn handle_cas(
         &self,
-        _key: Vec<u8>,
+        key: Vec<u8>,
         cf: String,
-        _expected: Vec<Column>,
-        _updates: Vec<Column>,
-        _serial: ConsistencyLevel,
-        _commit: ConsistencyLevel,
+        expected: Vec<Column>,
+        updates: Vec<Column>,
+        serial: ConsistencyLevel,
+        commit: ConsistencyLevel,
     ) -> thrift::Result<CASResult> {
-        self.data_not_yet(&m::CAS, &cf)
+        let result = self.cas(key, &cf, &expected, updates, serial, commit);
+        self.reply(&m::CAS, result)
     }
 
     fn handle_remove(

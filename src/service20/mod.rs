@@ -9,6 +9,7 @@
 //! answers the cluster calls, `schema` reports definitions, `definitions` converts and
 //! validates incoming CfDefs and `system` makes the schema changes.
 
+mod cas;
 mod consistency;
 mod convert;
 mod definitions;

@@ -147,8 +147,9 @@ pub(super) fn cosc_changes(cf: &CfDef, cosc: ColumnOrSuperColumn, out: &mut Vec<
 }
 
 /// The tombstones of a checked Deletion (spec §6.11's table). A predicate with both parts
-/// deletes its names. A slice range needs range tombstones, which the store does not keep
-/// yet: refused before anything of the batch is written.
+/// deletes its names. A slice range is a range tombstone over the row's columns, a Super
+/// CF's super columns, or the given super column's subcolumns: its count is ignored, an
+/// empty bound is unbounded, and a reversed slice deletes [finish, start] (spec F11).
 pub(super) fn deletion_changes(
     cf: &CfDef,
     deletion: Deletion,
@@ -170,11 +171,113 @@ pub(super) fn deletion_changes(
                 },
             }))
         }
-        (None, Some(_), _) => {
-            return invalid("Deletion by slice_range is not served by ilion yet");
+        (None, Some(range), super_column) => {
+            let (start, finish) = match range.reversed {
+                true => (range.finish, range.start),
+                false => (range.start, range.finish),
+            };
+            out.push(Change::DeleteRange {
+                super_column,
+                start,
+                finish,
+                timestamp,
+            });
         }
         (None, None, Some(name)) => out.push(Change::DeleteSuper { name, timestamp }),
         (None, None, None) => out.push(Change::DeleteRow { timestamp }),
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::comparator::Comparator;
+    use crate::config::ColumnType;
+    use crate::protocol::v20::generated::{SlicePredicate, SliceRange};
+
+    fn cf(sub: Option<Comparator>) -> CfDef {
+        CfDef {
+            name: "C".into(),
+            column_type: match sub {
+                Some(_) => ColumnType::Super,
+                None => ColumnType::Standard,
+            },
+            comparator: Comparator::Bytes,
+            subcomparator: sub,
+            comment: None,
+            later: Default::default(),
+        }
+    }
+
+    fn by_range(sc: Option<&[u8]>, start: &[u8], finish: &[u8], reversed: bool) -> Deletion {
+        let range = SliceRange::new(start.to_vec(), finish.to_vec(), reversed, 1);
+        Deletion {
+            timestamp: Some(7),
+            super_column: sc.map(<[u8]>::to_vec),
+            predicate: Some(SlicePredicate {
+                column_names: None,
+                slice_range: Some(range),
+            }),
+        }
+    }
+
+    fn changes(cf: &CfDef, deletion: Deletion) -> Vec<Change> {
+        let mut out = Vec::new();
+        deletion_changes(cf, deletion, &mut out).unwrap();
+        out
+    }
+
+    fn range(sc: Option<&[u8]>, start: &[u8], finish: &[u8]) -> Change {
+        Change::DeleteRange {
+            super_column: sc.map(<[u8]>::to_vec),
+            start: start.to_vec(),
+            finish: finish.to_vec(),
+            timestamp: 7,
+        }
+    }
+
+    #[test]
+    fn a_slice_range_deletion_is_a_range_tombstone_in_ascending_order() {
+        let standard = cf(None);
+        let sup = cf(Some(Comparator::Bytes));
+        assert_eq!(
+            changes(&standard, by_range(None, b"a", b"c", false)),
+            [range(None, b"a", b"c")],
+            "the count is ignored"
+        );
+        assert_eq!(
+            changes(&standard, by_range(None, b"c", b"a", true)),
+            [range(None, b"a", b"c")],
+            "reversed: [finish, start] (F11)"
+        );
+        assert_eq!(
+            changes(&standard, by_range(None, b"c", b"", true)),
+            [range(None, b"", b"c")],
+            "an empty bound stays unbounded on its side"
+        );
+        assert_eq!(
+            changes(&sup, by_range(None, b"", b"", false)),
+            [range(None, b"", b"")],
+            "over the super columns"
+        );
+        assert_eq!(
+            changes(&sup, by_range(Some(b"s"), b"y", b"x", true)),
+            [range(Some(b"s"), b"x", b"y")],
+            "over one super column's subcolumns"
+        );
+        // With both parts the names win, as before.
+        let mut both = by_range(None, b"a", b"c", false);
+        if let Some(p) = both.predicate.as_mut() {
+            p.column_names = Some(vec![b"n".to_vec()]);
+        }
+        assert_eq!(
+            changes(&standard, both),
+            [Change::DeleteColumn {
+                super_column: None,
+                name: b"n".to_vec(),
+                timestamp: 7
+            }]
+        );
+    }
 }

@@ -58,7 +58,7 @@ impl Session20 {
         let distinct: std::collections::BTreeSet<&Vec<u8>> = keys.iter().collect();
         check_serial_rows(cl, distinct.len())?;
         check_read_available(ks, cl, distinct.len())?;
-        let model_parent = convert::parent(&cf.name, sc);
+        let model_parent = model::ColumnParent::new(&cf.name, sc);
         let model_predicate = convert::predicate(predicate)?;
         let mut rows = BTreeMap::new();
         for key in distinct {
@@ -117,7 +117,7 @@ impl Session20 {
         check_read_available(ks, cl, 1)?;
         let db = &self.service.db;
         let (parent, predicate) = (
-            convert::parent(&cf.name, sc),
+            model::ColumnParent::new(&cf.name, sc),
             convert::predicate(predicate)?,
         );
         let range = convert::key_range(bounds, range.count)?;
@@ -201,7 +201,7 @@ impl Session20 {
         validate_key(self.partitioner(), cf, key)?;
         check_read_available(ks, cl, 1)?;
         let limit = usize::try_from(count).unwrap_or(0);
-        let model_parent = convert::parent(&cf.name, None);
+        let model_parent = model::ColumnParent::new(&cf.name, None);
         // Each slice read alone, at most `limit` columns each; merged by name, the
         // overlaps collapse.
         let mut merged: Vec<model::Column> = Vec::new();
@@ -280,7 +280,7 @@ impl Session20 {
         };
         let range = convert::key_range(bounds, clause.count)?;
         let (parent, predicate) = (
-            convert::parent(&cf.name, None),
+            model::ColumnParent::new(&cf.name, None),
             convert::predicate(predicate)?,
         );
         let rows = self.service.db.get_filtered_range_slices(

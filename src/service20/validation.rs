@@ -7,15 +7,17 @@
 //! Names are checked with the later API's types (`crate::types`), whose messages later
 //! clients expect, and then with the column family's own comparator, whose order the store
 //! keeps; the two accept the same names except for a few byte strings the later UTF8Type
-//! allows and 0.6's does not (`docs/api-later.md#validation`).
+//! allows and 0.6's does not (`docs/api-later.md#validation`). The checks of paths, parents
+//! and names are shared with the 0.6 API (`crate::service::paths`), which differs only in
+//! words and in that second check.
 
 use crate::comparator::{hex, Comparator};
 use crate::config::CfDef;
 use crate::error::{Error, Result};
-use crate::model::{check_name_length, NameLevel, MAX_NAME_LENGTH};
+use crate::model::MAX_NAME_LENGTH;
 use crate::partitioner::{Partitioner, Token};
 use crate::protocol::v20::generated::{IndexExpression, KeyRange, SlicePredicate, SliceRange};
-use crate::types::DataType;
+use crate::service::paths::Dialect;
 use std::cmp::Ordering;
 
 /// The longest row key.
@@ -25,17 +27,7 @@ pub(super) fn invalid<T>(why: impl Into<String>) -> Result<T> {
     Err(Error::invalid(why))
 }
 
-/// The later type of a 0.6 comparator: the same order and a superset of its names.
-pub(super) fn later_type(comparator: Comparator) -> DataType {
-    match comparator {
-        Comparator::Bytes => DataType::Bytes,
-        Comparator::Ascii => DataType::Ascii,
-        Comparator::Utf8 => DataType::Utf8,
-        Comparator::Long => DataType::Long,
-        Comparator::LexicalUuid => DataType::LexicalUuid,
-        Comparator::TimeUuid => DataType::TimeUuid,
-    }
-}
+pub(super) use crate::service::paths::later_type;
 
 /// A row key (spec §3.1): present, at most 65535 bytes, then the CF's key validator and the
 /// partitioner's own rule.
@@ -53,57 +45,23 @@ pub(super) fn validate_key(partitioner: Partitioner, cf: &CfDef, key: &[u8]) -> 
     partitioner.check_key(key)
 }
 
-/// One value of a name type: the later type's check, then the stored comparator's; the
-/// error is the type's message.
-fn check_name_value(comparator: Comparator, name: &[u8]) -> std::result::Result<(), String> {
-    later_type(comparator)
-        .validate(name)
-        .and_then(|()| comparator.validate(name))
-}
+/// The later API's checks of paths, parents and names (`crate::service::paths`).
+const LATER: Dialect = Dialect::Later;
 
+/// One value of a name type: the later type's check, then the stored comparator's.
 fn validate_name_value(comparator: Comparator, name: &[u8]) -> Result<()> {
-    check_name_value(comparator, name).map_err(Error::InvalidRequest)
+    LATER
+        .check_name_value(comparator, name)
+        .map_err(Error::InvalidRequest)
 }
 
-/// `validateColumnNames`: the super column's name, if given, then each name under the
-/// comparator of its level.
+/// `validateColumnNames`: the super column's name, if given, then each name.
 pub(super) fn validate_names<N: AsRef<[u8]>>(
     cf: &CfDef,
     super_column: Option<&[u8]>,
     names: &[N],
 ) -> Result<()> {
-    if let Some(super_column) = super_column {
-        check_name_length(NameLevel::SuperColumn, super_column)?;
-        if !cf.is_super() {
-            return invalid(format!(
-                "supercolumn specified to table {} containing normal columns",
-                cf.name
-            ));
-        }
-    }
-    let comparator = cf.comparator_for(super_column.is_some());
-    for name in names {
-        let name = name.as_ref();
-        check_name_length(NameLevel::Column, name)?;
-        validate_name_value(comparator, name)?;
-    }
-    Ok(())
-}
-
-/// The names of a path: the column under its level, then the super column as a top-level
-/// name.
-fn validate_path_names(
-    cf: &CfDef,
-    super_column: Option<&[u8]>,
-    column: Option<&[u8]>,
-) -> Result<()> {
-    if let Some(column) = column {
-        validate_names(cf, super_column, &[column])?;
-    }
-    if let Some(super_column) = super_column {
-        validate_names(cf, None, &[super_column])?;
-    }
-    Ok(())
+    LATER.validate_names(cf, super_column, names)
 }
 
 /// `validateColumnPath`: a path to one column, subcolumn or (Super CF) super column.
@@ -112,26 +70,7 @@ pub(super) fn validate_column_path(
     super_column: Option<&[u8]>,
     column: Option<&[u8]>,
 ) -> Result<()> {
-    let name = &cf.name;
-    if cf.is_super() {
-        if super_column.is_none() {
-            return invalid(format!(
-                "supercolumn parameter is not optional for super CF {name}"
-            ));
-        }
-    } else {
-        if super_column.is_some() {
-            return invalid(format!(
-                "supercolumn parameter is invalid for standard CF {name}"
-            ));
-        }
-        if column.is_none() {
-            return invalid(format!(
-                "column parameter is not optional for standard CF {name}"
-            ));
-        }
-    }
-    validate_path_names(cf, super_column, column)
+    LATER.validate_column_path(cf, super_column, column)
 }
 
 /// `validateColumnPathOrParent`, for `remove`: a path that may stop at any level.
@@ -140,33 +79,13 @@ pub(super) fn validate_removal_path(
     super_column: Option<&[u8]>,
     column: Option<&[u8]>,
 ) -> Result<()> {
-    let name = &cf.name;
-    if !cf.is_super() && super_column.is_some() {
-        return invalid(format!(
-            "supercolumn may not be specified for standard CF {name}"
-        ));
-    }
-    if cf.is_super() && super_column.is_none() && column.is_some() {
-        return invalid(format!(
-            "A column cannot be specified without specifying a super column for removal on super CF {name}"
-        ));
-    }
-    validate_path_names(cf, super_column, column)
+    LATER.validate_removal_path(cf, super_column, column)
 }
 
 /// `validateColumnParent`: a Standard CF alone, or a Super CF with or without a super
 /// column.
 pub(super) fn validate_column_parent(cf: &CfDef, super_column: Option<&[u8]>) -> Result<()> {
-    if !cf.is_super() && super_column.is_some() {
-        return invalid(format!(
-            "table alone is required for standard CF {}",
-            cf.name
-        ));
-    }
-    if let Some(super_column) = super_column {
-        validate_names(cf, None, &[super_column])?;
-    }
-    Ok(())
+    LATER.validate_column_parent(cf, super_column)
 }
 
 /// `validatePredicate`, for reads: exactly one of names and range.
@@ -175,13 +94,12 @@ pub(super) fn validate_predicate(
     super_column: Option<&[u8]>,
     predicate: &SlicePredicate,
 ) -> Result<()> {
-    match (&predicate.column_names, &predicate.slice_range) {
-        (None, None) => invalid("predicate column_names and slice_range may not both be null"),
-        (Some(_), Some(_)) => {
-            invalid("predicate column_names and slice_range may not both be present")
-        }
+    let (names, range) = (&predicate.column_names, &predicate.slice_range);
+    LATER.check_predicate_parts(names.is_some(), range.is_some())?;
+    match (names, range) {
+        (Some(names), _) => validate_names(cf, super_column, names),
         (None, Some(range)) => validate_slice_range(cf, super_column, range),
-        (Some(names), None) => validate_names(cf, super_column, names),
+        (None, None) => Ok(()),
     }
 }
 
@@ -308,7 +226,7 @@ pub(super) fn validate_key_range<'r>(
 /// value's length, then its value under the column's validator.
 pub(super) fn validate_row_filter(cf: &CfDef, expressions: &[IndexExpression]) -> Result<()> {
     for e in expressions {
-        if let Err(why) = check_name_value(cf.comparator, &e.column_name) {
+        if let Err(why) = LATER.check_name_value(cf.comparator, &e.column_name) {
             return invalid(format!(
                 "[{}]=[{}] failed name validation ({why})",
                 hex(&e.column_name),

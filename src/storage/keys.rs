@@ -405,7 +405,7 @@ pub fn prefix_upper(prefix: &[u8]) -> Bound<Vec<u8>> {
 }
 
 /// What a decoded key addresses.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Entry {
     /// The row's deletion marker.
     RowTombstone,

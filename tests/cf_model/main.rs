@@ -154,6 +154,7 @@ fn change(cf: usize) -> BoxedStrategy<Change> {
     let value = prop::sample::select(vec![b"".to_vec(), b"x".to_vec(), b"y".to_vec()]);
     let is_super = sub.is_some();
     let sc_opt = move |sc: Vec<u8>| is_super.then_some(sc);
+    let sc_any = sc.clone();
     prop_oneof![
         // TTLs of a few seconds, so that ticks expire them within a run.
         4 => (name.clone(), value, ts.clone(), sc.clone(), prop::option::weighted(0.3, 1i32..4)).prop_map(move |(name, value, timestamp, sc, ttl)| {
@@ -167,9 +168,32 @@ fn change(cf: usize) -> BoxedStrategy<Change> {
         } else {
             Change::DeleteRow { timestamp }
         }),
-        1 => ts.prop_map(|timestamp| Change::DeleteRow { timestamp }),
+        1 => ts.clone().prop_map(|timestamp| Change::DeleteRow { timestamp }),
+        // Range tombstones: over a Standard row's columns, a Super row's super columns
+        // (`top`) or one super column's subcolumns; bounds in order, empty ones unbounded.
+        2 => (bounds(sub.unwrap_or(cmp)), bounds(cmp), ts, sc_any, any::<bool>()).prop_map(move |(sub_bounds, top_bounds, timestamp, sc, top)| {
+            let super_column = (is_super && !top).then_some(sc);
+            let (start, finish) = match super_column.is_some() {
+                true => sub_bounds,
+                false => top_bounds,
+            };
+            Change::DeleteRange { super_column, start, finish, timestamp }
+        }),
     ]
     .boxed()
+}
+
+/// (start, finish) of a range delete under `cmp`: each a name or empty, start ≤ finish.
+fn bounds(cmp: Comparator) -> BoxedStrategy<(Vec<u8>, Vec<u8>)> {
+    let bound = prop_oneof![1 => Just(Vec::new()), 3 => prop::sample::select(names(cmp))];
+    (bound.clone(), bound)
+        .prop_map(move |(a, b)| {
+            match !a.is_empty() && !b.is_empty() && cmp.compare(&a, &b).is_gt() {
+                true => (b, a),
+                false => (a, b),
+            }
+        })
+        .boxed()
 }
 
 fn predicate(cmp: Comparator) -> BoxedStrategy<Predicate> {

@@ -1,7 +1,7 @@
 //! A deliberately naive model of Cassandra 0.6 column-family semantics
 //! (`docs/api.md#data-model`, `#reads`): every column keeps its reconciled winner, tombstones
-//! are plain maxima, and visibility (expiry included, `docs/api-later.md#ttl`) is decided at
-//! read time. The real `cf` applies tombstones at write time; the randomised test checks that
+//! are plain maxima (a range delete's over the names it covers), and visibility (expiry
+//! included, `docs/api-later.md#ttl`) is decided at read time. The real `cf` applies tombstones at write time; the randomised test checks that
 //! the two agree. Range reads on the model sort all rows and filter them by the bound rules;
 //! paged reads slice each row whole and count.
 
@@ -20,7 +20,13 @@ pub struct ModelRow {
     super_deleted: BTreeMap<Vec<u8>, i64>,
     /// (super column or empty, name) → winning version.
     cells: BTreeMap<(Vec<u8>, Vec<u8>), Cell>,
+    /// Range deletes as given.
+    ranges: Vec<ModelRange>,
 }
+
+/// A range delete: (super column or empty, start, finish, timestamp, comparator of the
+/// names the range covers).
+type ModelRange = (Vec<u8>, Vec<u8>, Vec<u8>, i64, Comparator);
 
 /// The whole model: rows per (cf, key); a row exists once any change touched it (an
 /// expired column keeps it, as a tombstone does: nothing is purged here).
@@ -86,6 +92,25 @@ impl Model {
                     let slot = row.super_deleted.entry(name.clone()).or_insert(*timestamp);
                     *slot = (*slot).max(*timestamp);
                 }
+                Change::DeleteRange {
+                    super_column,
+                    start,
+                    finish,
+                    timestamp,
+                } => {
+                    let (_, cmp, sub) = *crate::CFS.iter().find(|(n, _, _)| n == cf).unwrap();
+                    let level = match super_column {
+                        Some(_) => sub.unwrap_or(cmp),
+                        None => cmp,
+                    };
+                    row.ranges.push((
+                        super_column.clone().unwrap_or_default(),
+                        start.clone(),
+                        finish.clone(),
+                        *timestamp,
+                        level,
+                    ));
+                }
                 Change::DeleteRow { timestamp } => {
                     row.row_deleted = row.row_deleted.max(Some(*timestamp));
                 }
@@ -103,10 +128,32 @@ impl ModelRow {
             Some(sc) => self.row_deleted.max(self.super_deleted.get(sc).copied()),
             None => self.row_deleted,
         };
+        // A range at the top covers a column by its name, a subcolumn by its super
+        // column's name; one inside a super column covers its subcolumns by name.
+        let in_range = |name: &[u8], (start, finish, cmp): (&[u8], &[u8], Comparator)| {
+            (start.is_empty() || cmp.compare(start, name).is_le())
+                && (finish.is_empty() || cmp.compare(name, finish).is_le())
+        };
+        let ranged = |name: &[u8]| {
+            self.ranges
+                .iter()
+                .filter(|(s, start, finish, _, cmp)| {
+                    let covered = match (s.is_empty(), sc) {
+                        (true, Some(sc)) => sc,
+                        (true, None) => name,
+                        (false, _) if s.as_slice() == level => name,
+                        (false, _) => return false,
+                    };
+                    in_range(covered, (start, finish, *cmp))
+                })
+                .map(|r| r.3)
+                .max()
+        };
         self.cells
             .iter()
             .filter(|((s, _), _)| s.as_slice() == level)
             .filter(|(_, cell)| shadow.is_none_or(|d| cell.timestamp() > d))
+            .filter(|((_, name), cell)| ranged(name).is_none_or(|d| cell.timestamp() > d))
             // Spelled out rather than `Cell::into_column`, so the model does not share the
             // code it checks.
             .filter_map(|((_, name), cell)| {

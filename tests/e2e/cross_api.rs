@@ -17,13 +17,13 @@ use thrift::transport::{
 };
 use v20::TCassandraSyncClient as _;
 
-pub(crate) type Later = v20::CassandraSyncClient<
+pub type Later = v20::CassandraSyncClient<
     TBinaryInputProtocol<TFramedReadTransport<ReadHalf<TTcpChannel>>>,
     TBinaryOutputProtocol<TFramedWriteTransport<WriteHalf<TTcpChannel>>>,
 >;
 
 /// A framed, strict client of the later listener, its session keyspace set to `KS`.
-pub(crate) fn later(addr: SocketAddr) -> Later {
+pub fn later(addr: SocketAddr) -> Later {
     let stream = TcpStream::connect_timeout(&addr, Duration::from_secs(10)).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))

@@ -28,6 +28,7 @@ mod cross_api;
 mod cross_schema;
 mod describe;
 mod describe_ring;
+mod old_stores;
 mod order;
 mod ranges_ordered;
 mod ranges_random;

@@ -1,6 +1,9 @@
 """The later API's data calls over a real server (docs/api-later.md#reads, #writes,
 #validation, #consistency): writes and reads of binary keys, the later validation texts in
-their order, consistency levels and availability, batches, truncate, paging and multi-slices."""
+their order, consistency levels and availability, batches (range tombstones among their
+deletions), truncate, paging and multi-slices."""
+
+import time
 
 import pytest
 
@@ -421,3 +424,143 @@ def test_row_filters_select_rows_by_their_values(ks):
     assert sorted(r.key for r in both) == [b"rf0", b"rf1"]
     assert len(scan((b"rf_state", op.LTE, b"NY"), count=1)) == 1
     assert scan((b"rf_nope", op.EQ, b"")) == []
+
+
+def test_cas_writes_only_when_the_row_matches(ks):
+    """As dtest's test_cas (spec §6.14)."""
+    c1, c2 = col(b"c1", b"a"), col(b"c2", b"b")
+    serial, quorum = CL.SERIAL, CL.QUORUM
+    miss = ks.cas(b"cas", "Standard1", [c1, c2], [c1, c2], serial, quorum)
+    assert not miss.success and miss.current_values == []
+    made = ks.cas(b"cas", "Standard1", [], [c1, c2], serial, quorum)
+    assert made.success and made.current_values is None
+    again = ks.cas(b"cas", "Standard1", [], [c1, c2], serial, quorum)
+    assert not again.success
+    assert [(c.name, c.value) for c in again.current_values] == [(b"c1", b"a")]
+    assert ks.get(b"cas", path("Standard1", column=b"c1"), CL.SERIAL).column.value == b"a"
+    updated = [col(b"c1", b"a2"), col(b"c2", b"b2")]
+    assert ks.cas(b"cas", "Standard1", [c1, c2], updated, serial, quorum).success
+    assert not ks.cas(b"cas", "Standard1", [c1, c2], updated, serial, quorum).success
+    stored = ks.get(b"cas", path("Standard1", column=b"c1"), ONE).column
+    assert stored.value == b"a2" and stored.timestamp > 10 ** 15, "server microseconds"
+    cas = lambda *a: (lambda: ks.cas(b"cas", *a))  # noqa: E731
+    assert why(cas("Super1", [], [c1], serial, quorum)) == "CAS does not support supercolumns"
+    assert why(cas("Standard1", [], [c1], CL.QUORUM, quorum)) == (
+        "Invalid consistency for conditional update. Must be one of SERIAL or LOCAL_SERIAL")
+    assert why(cas("Standard1", [], [c1], serial, CL.LOCAL_SERIAL)) == (
+        "LOCAL_SERIAL is not supported as conditional update commit consistency. Use ANY if "
+        "you mean \"make sure it is accepted but I don't care how many replicas commit it for "
+        "non-SERIAL reads\"")
+    assert why(cas("Standard1", [], [c1], serial, CL.EACH_QUORUM)) == (
+        "consistency level EACH_QUORUM not compatible with replication strategy "
+        "(org.apache.cassandra.locator.SimpleStrategy)")
+    assert why(cas("Standard1", [], [ttypes.Column(b"c", None, 1)], serial, quorum)) == (
+        "Column value is required")
+    assert why(cas("Standard1", [ttypes.Column(b"c")], [], serial, quorum)) == (
+        "Column value is required")
+    assert why(cas("Standard1", [col(b"")], [], serial, quorum)) == "column name must not be empty"
+    with pytest.raises(ttypes.UnavailableException):
+        ks.cas(b"cas", "Standard1", [], [c1], serial, CL.THREE)
+
+
+def test_key_ranges_and_paging_walk_rows_in_ring_order(ks):
+    """Under RandomPartitioner rows come in token order; key bounds cut at rows, both ends
+    included (spec §3.3); get_paged_slice counts columns across rows (§6.5)."""
+    for i in range(6):
+        ks.batch_mutate({b"pg%d" % i: {"StdAscii": [
+            put(None, col(b"a")), put(None, col(b"b")), put(None, col(b"c"))]}}, ONE)
+    everything = ttypes.KeyRange(start_key=b"", end_key=b"", count=100)
+    ring = [r.key for r in ks.get_range_slices(parent("StdAscii"), srange(), everything, ONE)]
+    assert sorted(ring) == [b"pg%d" % i for i in range(6)]
+    # From the second row to the fourth, both included.
+    span = ttypes.KeyRange(start_key=ring[1], end_key=ring[3], count=100)
+    assert [r.key for r in ks.get_range_slices(parent("StdAscii"), srange(), span, ONE)] == ring[1:4]
+    # count limits rows; a key+token range runs to the end of the ring at the minimum token.
+    rest = ttypes.KeyRange(start_key=ring[2], end_token="-1", count=2)
+    assert [r.key for r in ks.get_range_slices(parent("StdAscii"), srange(), rest, ONE)] == ring[2:4]
+    # Paging: 7 columns from the middle of the second row.
+    page = ks.get_paged_slice("StdAscii", ttypes.KeyRange(start_key=ring[1], end_key=b"",
+                                                          count=7), b"b", ONE)
+    assert [(r.key, row_names(r.columns)) for r in page] == [
+        (ring[1], [b"b", b"c"]), (ring[2], [b"a", b"b", b"c"]), (ring[3], [b"a", b"b"])]
+    assert why(lambda: ks.get_paged_slice("StdAscii", ttypes.KeyRange(
+        start_key=b"", end_key=b"", count=5,
+        row_filter=[ttypes.IndexExpression(b"a", ttypes.IndexOperator.EQ, b"v")]), b"", ONE)) == (
+        "Cross-row paging is not supported along with index clauses")
+
+
+def test_expiring_columns_read_back_with_their_ttl_then_vanish(ks):
+    ks.insert(b"ttl", parent("Standard1"), col(b"short", b"v", 5, ttl=1), ONE)
+    ks.insert(b"ttl", parent("Standard1"), col(b"long", b"v", 5, ttl=3600), ONE)
+    ks.insert(b"ttl", parent("Standard1"), col(b"plain", b"v", 5), ONE)
+    ks.batch_mutate({b"ttl": {"Super1": [ttypes.Mutation(column_or_supercolumn=ttypes.ColumnOrSuperColumn(
+        super_column=ttypes.SuperColumn(b"sc", [col(b"s", b"v", 5, ttl=1)])))]}}, ONE)
+    assert ks.get(b"ttl", path("Standard1", column=b"long"), ONE).column.ttl == 3600
+    assert ks.get(b"ttl", path("Standard1", column=b"plain"), ONE).column.ttl is None
+    # A TTL of 1 second lives less than a second past its write's whole second.
+    time.sleep(2.1)
+    assert row_names(ks.get_slice(b"ttl", parent("Standard1"), srange(), ONE)) == [b"long", b"plain"]
+    with pytest.raises(ttypes.NotFoundException):
+        ks.get(b"ttl", path("Standard1", column=b"short"), ONE)
+    assert ks.get_slice(b"ttl", parent("Super1"), srange(), ONE) == []
+    # The expired column still hides an older write, and a newer one shows.
+    ks.insert(b"ttl", parent("Standard1"), col(b"short", b"old", 4), ONE)
+    assert ks.get_count(b"ttl", parent("Standard1"), srange(), ONE) == 2
+    ks.insert(b"ttl", parent("Standard1"), col(b"short", b"new", 6), ONE)
+    assert ks.get(b"ttl", path("Standard1", column=b"short"), ONE).column.value == b"new"
+
+
+def test_deletion_by_slice_range_is_a_range_tombstone(ks):
+    """spec §6.11 and F11: a Deletion with a slice_range deletes the names in [start, finish]
+    (reversed: [finish, start]; empty bounds unbounded; count ignored), in Standard rows, over
+    a Super row's super columns and inside one super column; later writes above its
+    timestamp are seen, those at or below it stay hidden."""
+    nine = [put(b"r1", col(str(i).encode(), ts=1)) for i in range(1, 10)]
+    ks.batch_mutate({b"r1": {"Standard1": nine}}, ONE)
+    ks.batch_mutate({b"r1": {"Standard1": [delete(5, predicate=srange(b"3", b"6", count=1))]}},
+                    ONE)
+    live = [b"1", b"2", b"7", b"8", b"9"]
+    assert row_names(ks.get_slice(b"r1", parent("Standard1"), srange(), ONE)) == live
+    assert row_names(ks.get_slice(b"r1", parent("Standard1"), srange(count=3), ONE)) == [
+        b"1", b"2", b"7"]
+    assert row_names(ks.get_slice(b"r1", parent("Standard1"),
+                                  srange(b"8", b"2", True, 3), ONE)) == [b"8", b"7", b"2"]
+    assert ks.get_count(b"r1", parent("Standard1"), srange(), ONE) == 5
+    with pytest.raises(ttypes.NotFoundException):
+        ks.get(b"r1", path("Standard1", column=b"4"), ONE)
+    ks.insert(b"r1", parent("Standard1"), col(b"4", b"old", ts=5), ONE)
+    assert ks.get_count(b"r1", parent("Standard1"), srange(), ONE) == 5
+    ks.insert(b"r1", parent("Standard1"), col(b"4", b"new", ts=6), ONE)
+    assert ks.get(b"r1", path("Standard1", column=b"4"), ONE).column.value == b"new"
+    # Reversed: [finish, start]; an empty finish of a reversed slice reaches the first name.
+    ks.batch_mutate({b"r1": {"Standard1": [delete(7, predicate=srange(b"8", b"7", True))]}},
+                    ONE)
+    ks.batch_mutate({b"r1": {"Standard1": [delete(7, predicate=srange(b"1", b"", True))]}},
+                    ONE)
+    assert row_names(ks.get_slice(b"r1", parent("Standard1"), srange(), ONE)) == [
+        b"2", b"4", b"9"]
+    # A row holding only range-deleted data is a range ghost.
+    ks.batch_mutate({b"r2": {"Standard1": [put(b"r2", col(b"a"))]}}, ONE)
+    ks.batch_mutate({b"r2": {"Standard1": [delete(2, predicate=srange())]}}, ONE)
+    assert ks.get_slice(b"r2", parent("Standard1"), srange(), ONE) == []
+
+    # Super CF, no super column: the super columns in the range go, as a super-column
+    # delete of each would (an empty start is unbounded, F11).
+    subs = [ttypes.Mutation(column_or_supercolumn=ttypes.ColumnOrSuperColumn(
+        super_column=ttypes.SuperColumn(sc, [col(b"x"), col(b"y")]))) for sc in (b"a", b"b", b"c")]
+    ks.batch_mutate({b"r3": {"Super1": subs}}, ONE)
+    ks.batch_mutate({b"r3": {"Super1": [delete(3, predicate=srange(b"", b"b"))]}}, ONE)
+    assert row_names(ks.get_slice(b"r3", parent("Super1"), srange(), ONE)) == [b"c"]
+    ks.insert(b"r3", parent("Super1", b"a"), col(b"z", ts=3), ONE)
+    assert row_names(ks.get_slice(b"r3", parent("Super1"), srange(), ONE)) == [b"c"]
+    ks.insert(b"r3", parent("Super1", b"a"), col(b"z", ts=4), ONE)
+    assert row_names(ks.get_slice(b"r3", parent("Super1"), srange(), ONE)) == [b"a", b"c"]
+    # A super column given: a range over its subcolumns, reversed here.
+    ks.batch_mutate({b"r3": {"Super1": [delete(3, sc=b"c", predicate=srange(b"y", b"x", True))]}},
+                    ONE)
+    assert ks.get_slice(b"r3", parent("Super1", b"c"), srange(), ONE) == []
+    assert row_names(ks.get_slice(b"r3", parent("Super1"), srange(), ONE)) == [b"a"]
+    # Range slices over the rows see the same.
+    rows = ks.get_range_slices(parent("Standard1"), srange(),
+                               ttypes.KeyRange(start_key=b"r2", end_key=b"r2", count=10), ONE)
+    assert [(r.key, r.columns) for r in rows] == [(b"r2", [])]

@@ -35,7 +35,11 @@ def parse_cursor(text):
 def build_parser():
     p = argparse.ArgumentParser(prog=PROG, description="A small blog on ilion's BloggyAppy keyspace.")
     p.add_argument("--host", default="localhost", help="server host (default %(default)s)")
-    p.add_argument("--port", type=int, default=9160, help="server port (default %(default)s)")
+    p.add_argument("--port", type=int, default=None,
+                   help="server port (default 9160, or 9161 with --api later)")
+    p.add_argument("--api", choices=["0.6", "later"], default="0.6",
+                   help="the Thrift API to speak: 0.6's (default) or the later one of "
+                        "Cassandra 0.7–3.11 (ilion's second listener)")
     p.add_argument("--framed", action="store_true", help="use the framed transport")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -75,7 +79,8 @@ def build_parser():
 
 
 def run(args):
-    blog = connect(args.host, args.port, args.framed)
+    port = args.port if args.port is not None else (9161 if args.api == "later" else 9160)
+    blog = connect(args.host, port, args.framed, api=args.api)
     if args.command == "add-author":
         a = blog.add_author(args.name, args.email, args.twitter, args.bio)
         return ({"author": a.name, "email": a.email, "twitter": a.twitter, "numPosts": a.num_posts},

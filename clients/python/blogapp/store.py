@@ -260,6 +260,7 @@ class Blog:
         return out
 
 
-def connect(host="localhost", port=9160, framed=False):
-    """A Blog on a fresh connection."""
-    return Blog(ilion_client.connect(host, port, framed=framed))
+def connect(host="localhost", port=9160, framed=False, api="0.6"):
+    """A Blog on a fresh connection, over the 0.6 API or (api="later") the later one: the
+    rows are the same either way."""
+    return Blog(ilion_client.connect(host, port, framed=framed, api=api))

@@ -1,14 +1,19 @@
-"""Finding the Python bindings generated from idl/cassandra.thrift.
+"""Finding the Python bindings generated from idl/cassandra.thrift (the 0.6 API) or
+idl/cassandra-20.thrift (the later API).
 
 The bindings are never committed: they come from the Thrift compiler at run time. `load()`
 looks for them in this order and imports the first it finds:
 
-1. the directory given to `load(path)` or in the ILION_GEN_PY environment variable, which
-   must contain the generated `cassandra` package (the `-out` directory of `thrift -gen py`);
+1. the directory given to `load(path)` or in the ILION_GEN_PY environment variable
+   (ILION_GEN_PY20 for the later API), which must contain the generated `cassandra` package
+   (the `-out` directory of `thrift -gen py`);
 2. a cache directory, $XDG_CACHE_HOME/ilion (default ~/.cache/ilion), holding bindings made
    earlier from the same IDL text;
 3. otherwise it runs `thrift -gen py` on the IDL (ILION_IDL, default idl/cassandra.thrift of
-   this repository) into that cache, then imports from there.
+   this repository; for the later API always idl/cassandra-20.thrift) into that cache, then
+   imports from there.
+
+Both IDLs make a package named `cassandra`, so one process uses one API.
 
 The cache directory is named after a hash of the IDL, so an edited IDL gets fresh bindings.
 """
@@ -24,8 +29,10 @@ from types import SimpleNamespace
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_IDL = os.path.normpath(os.path.join(_HERE, "..", "..", "..", "idl", "cassandra.thrift"))
+LATER_IDL = os.path.normpath(os.path.join(_HERE, "..", "..", "..", "idl", "cassandra-20.thrift"))
 
 _loaded = None
+_loaded_api = None
 
 
 class BindingsError(RuntimeError):
@@ -73,17 +80,26 @@ def _cached(idl):
     return target
 
 
-def load(path=None):
-    """Imports the generated modules and returns them as a namespace.
+def load(path=None, api="0.6"):
+    """Imports the generated modules of `api` ("0.6" or "later") and returns them as a
+    namespace.
 
     The namespace has `Cassandra` (the service: `Cassandra.Client`), `ttypes` (structs,
     enums, exceptions) and `constants` (`constants.VERSION`). Later calls return the
-    same namespace whatever `path` says: Python can hold only one `cassandra` package.
+    same namespace whatever `path` says: Python can hold only one `cassandra` package, so
+    asking for the other API afterwards raises BindingsError.
     """
-    global _loaded
+    global _loaded, _loaded_api
     if _loaded is not None:
+        if api != _loaded_api:
+            raise BindingsError(f"this process already uses the {_loaded_api} API's bindings; "
+                                f"both are the package `cassandra`, so use the {api} API from "
+                                "another process")
         return _loaded
-    directory = path or os.environ.get("ILION_GEN_PY") or _cached(idl_path())
+    if api == "later":
+        directory = path or os.environ.get("ILION_GEN_PY20") or _cached(LATER_IDL)
+    else:
+        directory = path or os.environ.get("ILION_GEN_PY") or _cached(idl_path())
     if not os.path.isdir(os.path.join(directory, "cassandra")):
         raise BindingsError(f"no generated `cassandra` package in {directory}")
     if directory not in sys.path:
@@ -97,5 +113,5 @@ def load(path=None):
         )
     except ImportError as e:
         raise BindingsError(f"could not import the bindings from {directory}: {e}") from e
-    _loaded = modules
+    _loaded, _loaded_api = modules, api
     return modules

@@ -3,6 +3,12 @@
 A Connection wraps one Thrift connection (one socket; not safe to share between threads).
 Keyspace and ColumnFamily handles are cheap views on it that know the comparators, so
 names go in and come out as Python values (see ilion_client.names).
+
+A connection speaks the 0.6 API (port 9160) or, with `api="later"`, the later API of
+Cassandra 0.7–3.11 (ilion's port 9161): the handles are the same; underneath, the later API
+takes keys as bytes, keeps the keyspace per connection (set when a call needs another one),
+counts with a predicate and gives columns a TTL. Row keys given as `str` are sent as UTF-8
+and read back as `str` when they decode, as `bytes` otherwise.
 """
 
 import threading
@@ -38,11 +44,13 @@ def timestamp():
 
 @dataclass(frozen=True)
 class Column:
-    """A column as read: `name` decoded by the comparator, `value` raw bytes."""
+    """A column as read: `name` decoded by the comparator, `value` raw bytes, and (later
+    API only) the `ttl` it was written with, if any."""
 
     name: object
     value: bytes
     timestamp: int
+    ttl: int = None
 
     @property
     def text(self):
@@ -74,8 +82,13 @@ class Connection:
     """One connection to an ilion (or Cassandra 0.6) server. Use `connect()` to make one."""
 
     def __init__(self, host="localhost", port=9160, framed=False, login=None, timeout=10.0,
-                 accelerated=None, consistency="ONE", bindings=None):
-        self.gen = bindings or _bindings.load()
+                 accelerated=None, consistency="ONE", bindings=None, api="0.6"):
+        if api not in ("0.6", "later"):
+            raise ValueError(f"api must be '0.6' or 'later', not {api!r}")
+        #: True when this connection speaks the later API.
+        self.later = api == "later"
+        self._session_keyspace = None
+        self.gen = bindings or _bindings.load(api=api)
         self.types = self.gen.ttypes
         self.host, self.port, self.framed = host, port, framed
         self.consistency = getattr(self.types.ConsistencyLevel, consistency)
@@ -132,10 +145,25 @@ class Connection:
         except (TTransport.TTransportException, OSError) as e:
             raise ConnectionFailed(f"{method}: {e}") from None
 
+    def data(self, keyspace, method, *args):
+        """Calls a method on `keyspace`: the 0.6 API names it in every call; the later API
+        keeps it per connection, so it is set first when it changes."""
+        if not self.later:
+            return self.call(method, keyspace, *args)
+        if self._session_keyspace != keyspace:
+            self.call("set_keyspace", keyspace)
+            self._session_keyspace = keyspace
+        return self.call(method, *args)
+
     def login(self, keyspace, username, password):
-        """Logs in for `keyspace` (0.6 checks the user's access to it at login)."""
+        """Logs in for `keyspace` (0.6 checks the user's access to it at login; the later
+        API logs the connection in and checks access on each call)."""
         request = self.types.AuthenticationRequest({"username": username, "password": password})
-        self.call("login", keyspace, request)
+        if self.later:
+            if not self._logged_in:
+                self.call("login", request)
+        else:
+            self.call("login", keyspace, request)
         self._logged_in.add(keyspace)
 
     def keyspace(self, name):
@@ -151,6 +179,8 @@ class Connection:
                 schema = self.call("describe_keyspace", name)
             except NotFound:
                 raise NotFound(f"keyspace {name} does not exist") from None
+            if self.later:
+                schema = _as_0_6_description(schema)
             self._keyspaces[name] = Keyspace(self, name, schema)
         return self._keyspaces[name]
 
@@ -163,7 +193,8 @@ class Connection:
         return self.call("describe_cluster_name")
 
     def describe_keyspaces(self):
-        return set(self.call("describe_keyspaces"))
+        found = self.call("describe_keyspaces")
+        return {ks.name for ks in found} if self.later else set(found)
 
     def describe_partitioner(self):
         return self.call("describe_partitioner")
@@ -176,9 +207,22 @@ def connect(host="localhost", port=9160, framed=False, login=None, **options):
     server only the one its config names). `login` is (username, password) or a dict with
     those keys, used to log in for each keyspace on first use. Other options: `timeout`
     (seconds, default 10), `accelerated` (the C protocol; default when available),
-    `consistency` (a ConsistencyLevel name, default "ONE"), `bindings` (see bindings.load).
+    `consistency` (a ConsistencyLevel name, default "ONE"), `bindings` (see bindings.load),
+    `api` ("0.6", the default, or "later" for the later API's listener, port 9161 by
+    default on ilion).
     """
     return Connection(host, port, framed=framed, login=login, **options)
+
+
+def _as_0_6_description(ks_def):
+    """A later KsDef as 0.6's describe_keyspace map: {cf: {"Type", "CompareWith", ...}}."""
+    out = {}
+    for cf in ks_def.cf_defs:
+        description = {"Type": cf.column_type, "CompareWith": cf.comparator_type}
+        if cf.subcomparator_type:
+            description["CompareSubcolumnsWith"] = cf.subcomparator_type
+        out[cf.name] = description
+    return out
 
 
 def _credentials(login):
@@ -259,7 +303,16 @@ class ColumnFamily:
         return None if super_column is None else self.names.encode(super_column)
 
     def _column(self, c, codec):
-        return Column(codec.decode(c.name), c.value, c.timestamp)
+        return Column(codec.decode(c.name), c.value, c.timestamp, getattr(c, "ttl", None))
+
+    def _key(self, key):
+        """A row key as the API takes it: bytes for the later API, str for 0.6."""
+        if self.connection.later:
+            return key.encode("utf-8") if isinstance(key, str) else bytes(key)
+        return key.decode("utf-8") if isinstance(key, (bytes, bytearray)) else key
+
+    def _data(self, method, *args):
+        return self.connection.data(self.keyspace.name, method, *args)
 
     def _from_cosc(self, cosc, codec):
         if cosc.super_column is not None:
@@ -290,15 +343,24 @@ class ColumnFamily:
 
     # --- writes -------------------------------------------------------------------------------
 
-    def insert(self, key, name, value, super_column=None, timestamp=None):
-        """Writes one column (in a Super CF: one subcolumn of `super_column`)."""
-        self.connection.call("insert", self.keyspace.name, key, self._path(name, super_column),
-                             _value_bytes(value), _or_now(timestamp), self.connection.consistency)
+    def insert(self, key, name, value, super_column=None, timestamp=None, ttl=None):
+        """Writes one column (in a Super CF: one subcolumn of `super_column`); with the later
+        API it may expire after `ttl` seconds."""
+        cl = self.connection.consistency
+        if self.connection.later:
+            column = self.types.Column(name=self._column_codec(super_column).encode(name),
+                                       value=_value_bytes(value), timestamp=_or_now(timestamp),
+                                       ttl=ttl)
+            self._data("insert", self._key(key), self._parent(super_column), column, cl)
+            return
+        _no_ttl(ttl)
+        self._data("insert", self._key(key), self._path(name, super_column), _value_bytes(value),
+                   _or_now(timestamp), cl)
 
     def remove(self, key, name=None, super_column=None, timestamp=None):
         """Deletes a column, a super column, a subcolumn or (with neither) the whole row."""
-        self.connection.call("remove", self.keyspace.name, key, self._path(name, super_column),
-                             _or_now(timestamp), self.connection.consistency)
+        self._data("remove", self._key(key), self._path(name, super_column), _or_now(timestamp),
+                   self.connection.consistency)
 
     # --- reads --------------------------------------------------------------------------------
 
@@ -308,8 +370,8 @@ class ColumnFamily:
         Raises NotFound when nothing live is there.
         """
         try:
-            cosc = self.connection.call("get", self.keyspace.name, key,
-                                        self._path(name, super_column), self.connection.consistency)
+            cosc = self._data("get", self._key(key), self._path(name, super_column),
+                              self.connection.consistency)
         except NotFound:
             where = f"{self.name}[{key!r}]"
             if super_column is not None:
@@ -322,8 +384,8 @@ class ColumnFamily:
     def get_slice(self, key, start=None, finish=None, reversed=False, count=100, names=None,
                   super_column=None):
         """Columns (or SuperColumns) of one row in comparator order; see `predicate`."""
-        got = self.connection.call(
-            "get_slice", self.keyspace.name, key, self._parent(super_column),
+        got = self._data(
+            "get_slice", self._key(key), self._parent(super_column),
             self.predicate(start, finish, reversed, count, names, super_column),
             self.connection.consistency)
         codec = self._column_codec(super_column)
@@ -337,17 +399,23 @@ class ColumnFamily:
     def multiget_slice(self, keys, start=None, finish=None, reversed=False, count=100,
                        names=None, super_column=None):
         """{key: get_slice(key, ...)} for many rows in one round trip (missing rows: [])."""
-        got = self.connection.call(
-            "multiget_slice", self.keyspace.name, list(keys), self._parent(super_column),
+        asked = {self._key(k): k for k in keys}
+        got = self._data(
+            "multiget_slice", list(asked), self._parent(super_column),
             self.predicate(start, finish, reversed, count, names, super_column),
             self.connection.consistency)
         codec = self._column_codec(super_column)
-        return {k: [self._from_cosc(c, codec) for c in cols] for k, cols in got.items()}
+        return {asked.get(k, k): [self._from_cosc(c, codec) for c in cols]
+                for k, cols in got.items()}
 
     def get_count(self, key, super_column=None):
         """How many live columns (or super columns) the row (or super column) holds."""
-        return self.connection.call("get_count", self.keyspace.name, key,
-                                    self._parent(super_column), self.connection.consistency)
+        cl = self.connection.consistency
+        if self.connection.later:
+            everything = self.predicate(count=2**31 - 1, super_column=super_column)
+            return self._data("get_count", self._key(key), self._parent(super_column),
+                              everything, cl)
+        return self._data("get_count", self._key(key), self._parent(super_column), cl)
 
     def get_range(self, start="", finish="", page_size=100, include_empty=False, **slice_args):
         """Yields (key, columns) for every row from `start` to `finish`, a page at a time.
@@ -363,20 +431,35 @@ class ColumnFamily:
         predicate = self.predicate(**slice_args)
         codec = self._column_codec(slice_args.get("super_column"))
         parent = self._parent(slice_args.get("super_column"))
-        start_key, seen = start, None
+        start_key, seen, finish = self._key(start), None, self._key(finish)
         while True:
-            page = self.connection.call(
-                "get_range_slices", self.keyspace.name, parent, predicate,
+            page = self._data(
+                "get_range_slices", parent, predicate,
                 self.types.KeyRange(start_key=start_key, end_key=finish, count=page_size),
                 self.connection.consistency)
             for row in page:
                 if row.key == seen:
                     continue
                 if row.columns or include_empty:
-                    yield row.key, [self._from_cosc(c, codec) for c in row.columns]
+                    yield _readable_key(row.key), [self._from_cosc(c, codec) for c in row.columns]
             if len(page) < page_size or (finish and page[-1].key == finish):
                 return
             start_key = seen = page[-1].key
+
+
+def _readable_key(key):
+    """A row key read back: str when it is UTF-8 (every 0.6 key), else bytes."""
+    if isinstance(key, bytes):
+        try:
+            return key.decode("utf-8")
+        except UnicodeDecodeError:
+            return key
+    return key
+
+
+def _no_ttl(ttl):
+    if ttl is not None:
+        raise ValueError("the 0.6 API has no TTLs: connect with api='later'")
 
 
 def _now():
@@ -429,14 +512,20 @@ class Batch:
         return self.timestamp
 
     def _add(self, key, cf, mutation):
+        key = cf._key(key)
         self._mutations.setdefault(key, {}).setdefault(cf.name, []).append(mutation)
 
-    def insert(self, cf, key, name, value, super_column=None, timestamp=None):
-        """Queues a column (or a subcolumn of `super_column`) write; returns the batch."""
+    def insert(self, cf, key, name, value, super_column=None, timestamp=None, ttl=None):
+        """Queues a column (or a subcolumn of `super_column`) write, expiring after `ttl`
+        seconds with the later API; returns the batch."""
         cf = self._cf(cf)
         t = self.types
         column = t.Column(name=cf._column_codec(super_column).encode(name),
                           value=_value_bytes(value), timestamp=self._ts(timestamp))
+        if self.connection.later:
+            column.ttl = ttl
+        else:
+            _no_ttl(ttl)
         if super_column is None:
             self._add(key, cf, t.Mutation(column_or_supercolumn=t.ColumnOrSuperColumn(column=column)))
             return self
@@ -473,4 +562,4 @@ class Batch:
         mutations, self._mutations, self._supers, self.timestamp = self._mutations, {}, {}, None
         consistency = (self.connection.consistency if self.consistency is None
                        else getattr(self.types.ConsistencyLevel, self.consistency))
-        self.connection.call("batch_mutate", self.keyspace.name, mutations, consistency)
+        self.connection.data(self.keyspace.name, "batch_mutate", mutations, consistency)

@@ -2,7 +2,8 @@
 
 This module runs its own server with the test keyspaces of tests/conf (every comparator:
 StdAscii, StdLong, StdLexical, SuperLong with LongType subcolumns, ...) under
-RandomPartitioner, so names of every kind and MD5-ordered range paging are exercised.
+RandomPartitioner, so names of every kind and MD5-ordered range paging are exercised. It runs
+once per API (conftest.API): the handles behave the same; the server's texts differ.
 """
 
 import datetime as dt
@@ -16,12 +17,18 @@ import uuid
 import pytest
 
 import ilion_client
+from conftest import API, port_of
 from ilion_client import timeuuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "tests", "python"))
 import ilion_harness  # noqa: E402
 
 KS = "Keyspace1"
+LATER = API == "later"
+
+
+def connect(server, **options):
+    return ilion_client.connect(server.host, port_of(server), api=API, **options)
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +60,7 @@ def java_uuid_order(u):
 
 
 def test_describe(conn, ks):
-    assert conn.describe_version() == "2.2.0"
+    assert conn.describe_version() == ("20.1.0" if LATER else "2.2.0")
     assert conn.describe_cluster_name() == "Test Cluster"
     assert {KS, "system"} <= conn.describe_keyspaces()
     assert conn.describe_partitioner() == "org.apache.cassandra.dht.RandomPartitioner"
@@ -109,10 +116,11 @@ def test_wrong_kind_of_name_is_a_type_error(ks, key):
 def test_server_messages_reach_the_caller(ks, key):
     with pytest.raises(ilion_client.InvalidRequest) as e:
         ks["Nope"].get_slice(key)
-    assert e.value.why == "unconfigured columnfamily Nope"
+    assert e.value.why == ("unconfigured table Nope" if LATER else "unconfigured columnfamily Nope")
     with pytest.raises(ilion_client.InvalidRequest, match=r"^Invalid version for TimeUUID type\.$"):
         ks["StdTime"].insert(key, uuid.uuid4(), b"not a time uuid")
-    with pytest.raises(ilion_client.InvalidRequest, match=r"^A long is exactly 8 bytes$"):
+    long_text = r"^Expected 8 or 0 byte long \(2\)$" if LATER else r"^A long is exactly 8 bytes$"
+    with pytest.raises(ilion_client.InvalidRequest, match=long_text):
         ks["StdLong"].insert(key, b"\x01\x02", b"raw bytes pass through to the server")
     with pytest.raises(ilion_client.InvalidRequest, match="^Key may not be empty$"):
         ks["Standard1"].insert("", b"c", b"v")
@@ -206,7 +214,8 @@ def test_batch_row_delete_and_error_message(ks, key):
     with ks.batch() as b:
         b.remove("Standard1", key)
     assert ks["Standard1"].get_count(key) == 0
-    with pytest.raises(ilion_client.InvalidRequest, match="^unconfigured columnfamily Nope$"):
+    text = "^unconfigured table Nope$" if LATER else "^unconfigured columnfamily Nope$"
+    with pytest.raises(ilion_client.InvalidRequest, match=text):
         with ks.batch() as b:
             b.insert("Nope", key, b"a", b"1")
 
@@ -297,7 +306,7 @@ def test_connection_failure_is_clear():
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # bound but not listening: the connection is refused
         with pytest.raises(ilion_client.ConnectionFailed, match=f"cannot connect to 127.0.0.1:{port}"):
-            ilion_client.connect("127.0.0.1", port)
+            ilion_client.connect("127.0.0.1", port, api=API)
 
 
 PASSWD = "jsmith=havebadpass\n"
@@ -313,14 +322,36 @@ def secured():
 
 
 def test_login(secured, framed):
-    with ilion_client.connect(secured.host, secured.port, framed=framed) as c:
-        with pytest.raises(ilion_client.InvalidRequest, match="^Login is required before any other API calls$"):
+    with connect(secured, framed=framed) as c:
+        text = ("^You have not logged in$" if LATER
+                else "^Login is required before any other API calls$")
+        with pytest.raises(ilion_client.InvalidRequest, match=text):
             c[KS]["Standard1"].get_slice("k")
-    with ilion_client.connect(secured.host, secured.port, framed=framed,
-                              login=("jsmith", "havebadpass")) as c:
+    with connect(secured, framed=framed, login=("jsmith", "havebadpass")) as c:
         c[KS]["Standard1"].insert("k", b"c", b"v")
         assert c[KS]["Standard1"].get("k", b"c").value == b"v"
-    with ilion_client.connect(secured.host, secured.port, login={"username": "jsmith", "password": "nope"}) as c:
+    with connect(secured, login={"username": "jsmith", "password": "nope"}) as c:
         with pytest.raises(ilion_client.AuthenticationFailed) as e:
             c.keyspace(KS)
         assert e.value.why == "Given password in password mode PLAIN could not be validated for user jsmith"
+
+
+@pytest.mark.skipif(not LATER, reason="TTLs and binary keys are the later API's")
+def test_ttls_and_binary_keys(ks, key):
+    cf = ks["Standard1"]
+    binary = key.encode() + b"\xff"
+    cf.insert(binary, b"c", b"v", ttl=3600)
+    assert cf.get(binary, b"c").ttl == 3600
+    with ks.batch() as b:
+        b.insert("Standard1", binary, b"d", b"w", ttl=60)
+        b.insert("Standard1", binary, b"e", b"x")
+    assert [(c.name, c.ttl) for c in cf.get_slice(binary)] == [(b"c", 3600), (b"d", 60), (b"e", None)]
+    assert cf.multiget_slice([binary, key])[key] == []
+    rows = dict(cf.get_range(start=binary, finish=binary, page_size=5))
+    assert list(rows) == [binary], "a key that is not UTF-8 comes back as bytes"
+
+
+@pytest.mark.skipif(LATER, reason="the 0.6 API has no TTLs")
+def test_a_ttl_needs_the_later_api(ks, key):
+    with pytest.raises(ValueError, match="api='later'"):
+        ks["Standard1"].insert(key, b"c", b"v", ttl=5)

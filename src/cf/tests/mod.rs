@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 const KS: &str = "Keyspace1";
 
 mod atomic;
+mod cas;
 mod paged;
 mod schema;
 mod truncate;
@@ -599,4 +600,5 @@ fn invalid_shapes_are_rejected_without_writing() {
     }
 }
 
+mod ranges;
 mod ttl;

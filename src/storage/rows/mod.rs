@@ -310,6 +310,27 @@ impl Store {
         self.remove_rows(layout.cf_prefix(), layout.cf_end())
     }
 
+    /// Replaces the deletion markers among `entries` that are still stored as they were
+    /// read with the given ones (the purge's removal of a marker's expired parts; a
+    /// concurrent write may have replaced some); returns how many were replaced and the
+    /// bytes that freed. The caller holds the rows' locks.
+    pub fn replace_unchanged(&self, entries: Vec<(StoredEntry, Marker)>) -> Result<(usize, i64)> {
+        let _leases = self.lease_rows(entries.iter().map(|(e, _)| e.key.as_slice()))?;
+        let mut batch = Batch::default();
+        let mut freed = 0;
+        for (entry, marker) in entries {
+            let is_marker = matches!(entry.value, StoredValue::Marker(_));
+            if is_marker && self.get(&entry.key)?.as_deref() == Some(entry.raw.as_slice()) {
+                let value = encode_marker(&marker);
+                freed += entry.raw.len() as i64 - value.len() as i64;
+                batch.put(entry.key, value);
+            }
+        }
+        let replaced = batch.len();
+        self.write_batch(batch)?;
+        Ok((replaced, freed))
+    }
+
     /// Deletes those of `entries` that are still stored as they were read (a concurrent
     /// write may have replaced some); returns how many were deleted and their
     /// [`StoredEntry::stored_bytes`]. The caller holds the rows' locks.
@@ -403,6 +424,34 @@ impl RowSession<'_> {
         entries_under(layout, self.scan(Bound::Included(prefix), upper, false))
     }
 
+    /// The entries under `at` whose names lie from `low` to `high` (both inclusive, empty
+    /// for unbounded) under their level's comparator: what a range tombstone of that level
+    /// covers. For the row of a Standard CF its columns in range; for the row of a Super CF
+    /// every super column in range, marker and subcolumns; for a super column its
+    /// subcolumns in range (not its marker).
+    pub fn entries_in<'a>(
+        &'a self,
+        layout: &'a CfLayout,
+        row: &EncodedRow,
+        at: MarkerAt<'_>,
+        (low, high): (&[u8], &[u8]),
+    ) -> impl Iterator<Item = Result<StoredEntry>> + 'a {
+        let (prefix, comparator, last) = match at {
+            MarkerAt::Row => (
+                layout.columns_prefix(row.bytes()),
+                layout.comparator,
+                layout.subcomparator.is_none(),
+            ),
+            MarkerAt::Super(name) => (
+                layout.subcolumns_prefix(row.bytes(), name),
+                layout.subcomparator.unwrap_or(layout.comparator),
+                true,
+            ),
+        };
+        let (lower, upper) = name_bounds(&prefix, comparator, (low, high), last);
+        entries_under(layout, self.scan(lower, upper, false))
+    }
+
     /// Applies the mutation's writes — of one row, or of every row of a
     /// [`Store::batch_session`] — atomically (see [`Store::row_session`]).
     pub fn write(self, writes: RowWrites) -> Result<Ack> {
@@ -459,7 +508,7 @@ impl RowWrites {
         layout: &CfLayout,
         row: &EncodedRow,
         at: MarkerAt<'_>,
-        marker: Marker,
+        marker: &Marker,
     ) -> usize {
         let key = match at {
             MarkerAt::Row => layout.row_tombstone_key(row.bytes()),
@@ -469,6 +518,15 @@ impl RowWrites {
         let size = key.len() + value.len();
         self.batch.put(key, value);
         size
+    }
+
+    /// Removes the deletion marker at `at` (one that no longer deletes anything).
+    pub fn delete_marker(&mut self, layout: &CfLayout, row: &EncodedRow, at: MarkerAt<'_>) {
+        let key = match at {
+            MarkerAt::Row => layout.row_tombstone_key(row.bytes()),
+            MarkerAt::Super(name) => layout.super_tombstone_key(row.bytes(), name),
+        };
+        self.batch.delete(key);
     }
 
     /// Removes an entry a scan found.

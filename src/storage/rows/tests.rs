@@ -92,10 +92,7 @@ fn cells_come_back_decoded_in_name_order_within_bounds() {
 fn super_entries_group_by_super_column_and_markers_can_be_deleted() {
     let store = store();
     let row = EncodedRow::new(P, b"r");
-    let marker = Marker {
-        timestamp: 3,
-        local_deletion_time: 7,
-    };
+    let marker = Marker::deleted(3, 7);
     write(&store, |w| {
         w.put_cell(
             &SUPER,
@@ -105,8 +102,8 @@ fn super_entries_group_by_super_column_and_markers_can_be_deleted() {
             &live(b"v", 5),
         );
         w.put_cell(&SUPER, &row, Some(b"x"), &1i64.to_be_bytes(), &dead(1, 8));
-        w.put_marker(&SUPER, &row, MarkerAt::Super(b"x"), marker);
-        w.put_marker(&SUPER, &row, MarkerAt::Row, marker);
+        w.put_marker(&SUPER, &row, MarkerAt::Super(b"x"), &marker);
+        w.put_marker(&SUPER, &row, MarkerAt::Row, &marker);
     });
     let entries: Vec<SuperEntry> = store
         .super_entries(&SUPER, &row, NameRange::all())
@@ -156,11 +153,8 @@ fn tombstones_are_purged_only_while_unchanged() {
     write(&store, |w| {
         w.put_cell(&STANDARD, &row, None, b"live", &live(b"v", 1));
         w.put_cell(&STANDARD, &row, None, b"gone", &dead(1, 10));
-        let marker = Marker {
-            timestamp: 0,
-            local_deletion_time: 11,
-        };
-        w.put_marker(&STANDARD, &row, MarkerAt::Row, marker);
+        let marker = Marker::deleted(0, 11);
+        w.put_marker(&STANDARD, &row, MarkerAt::Row, &marker);
     });
     let found: Vec<StoredEntry> = store.tombstones(&STANDARD).map(Result::unwrap).collect();
     assert_eq!(found.len(), 2, "the row marker and the column tombstone");
@@ -288,15 +282,7 @@ fn truncate_fixture(shared: bool) -> (Arc<Counting>, Store) {
             for name in [&b"n1"[..], b"n2", b"n3", b"n4"] {
                 w.put_cell(&STANDARD, &row, None, name, &live(&[1; 30], 1));
             }
-            w.put_marker(
-                &STANDARD,
-                &row,
-                MarkerAt::Row,
-                Marker {
-                    timestamp: 0,
-                    local_deletion_time: 1,
-                },
-            );
+            w.put_marker(&STANDARD, &row, MarkerAt::Row, &Marker::deleted(0, 1));
             w.put_cell(&SUPER, &row, Some(b"s"), &[0; 8], &live(b"v", 1));
         });
     }
