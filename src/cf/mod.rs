@@ -126,8 +126,10 @@ impl Db {
             options,
             drained: Default::default(),
         };
-        // Column families dropped just before a crash may still hold data.
-        db.remove_dropped_data()?;
+        // Column families dropped before this start may still hold data: a crash came
+        // before its removal, or a write that looked the column family up just before the
+        // drop landed after it.
+        db.remove_dropped_data(true)?;
         Ok(db)
     }
 

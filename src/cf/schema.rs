@@ -146,15 +146,17 @@ impl Db {
         let schema = catalog.schema().clone();
         *self.catalog.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(catalog);
         if !dropped.is_empty() {
-            self.remove_dropped_data()?;
+            self.remove_dropped_data(false)?;
         }
         Ok(schema)
     }
 
-    /// Removes the stored data of dropped column families, then records that it is gone.
-    /// Every row lock is held meanwhile, so no write that looked the column family up before
-    /// the drop is half-way through.
-    pub(super) fn remove_dropped_data(&self) -> Result<()> {
+    /// Removes the stored data of dropped column families. Every row lock is held meanwhile,
+    /// so no write that looked the column family up before the drop is half-way through;
+    /// one that looked it up and takes its row lock only afterwards may still land under
+    /// the dead id (never visible: ids are not reused), so the ids stay listed until the
+    /// next start (`forget`) removes their data once more and forgets them.
+    pub(super) fn remove_dropped_data(&self, forget: bool) -> Result<()> {
         let catalog = self.catalog();
         if catalog.dropped_ids().is_empty() {
             return Ok(());
@@ -163,8 +165,10 @@ impl Db {
         for &id in catalog.dropped_ids() {
             self.store.truncate(&catalog.dropped_layout(id))?.wait()?;
         }
-        let cleaned = catalog.forget_dropped(&self.store)?;
-        *self.catalog.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(cleaned);
+        if forget {
+            let cleaned = catalog.forget_dropped(&self.store)?;
+            *self.catalog.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(cleaned);
+        }
         Ok(())
     }
 }

@@ -124,7 +124,17 @@ fn drop_removes_the_stored_bytes() {
         );
         db.drop_column_family(KS, "Standard2").unwrap();
         assert_eq!(stored(&engine), 0, "{name}: data of the dropped CF is left");
-        assert!(db.catalog().dropped_ids().is_empty(), "{name}");
+        assert_eq!(
+            db.catalog().dropped_ids(),
+            [id],
+            "{name}: removed again at the next start"
+        );
+        drop(db);
+        let db = Db::open(Arc::clone(&engine), schema(), options()).unwrap();
+        assert!(
+            db.catalog().dropped_ids().is_empty(),
+            "{name}: forgotten once removed"
+        );
     }
 }
 
