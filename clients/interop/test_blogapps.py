@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import uuid
 
 import pytest
@@ -240,3 +241,25 @@ def test_rows_follow_the_article_layout(shared):
             assert set(comment.as_dict()) == {b"commenter", b"email", b"comment", b"commentTime"}
         authors = ks["Authors"].get_dict("Rita Ruby")
         assert authors[b"numPosts"] == b"1" and authors[b"email"] == b"rita@example.com"
+
+
+def test_later_only_features(shared):
+    """Sessions with a TTL under binary keys, and posts by author through a KEYS index:
+    the later app's own commands, over rows the 0.6 apps wrote too."""
+    server, py, rb, later = shared
+    everything = py.json("list", "--limit", "1000")["posts"]
+    for author in sorted({p["author"] for p in everything}):
+        by_index = later.json("list", "--author", author, "--limit", "1000")["posts"]
+        want = [p["slug"] for p in everything if p["author"] == author]
+        assert sorted(p["slug"] for p in by_index) == sorted(want), author
+        assert [p["pubDate"] for p in by_index] == sorted((p["pubDate"] for p in by_index), reverse=True)
+    session = later.json("login", "Pat Python", "--ttl", "1")["session"]
+    assert len(bytes.fromhex(session)) == 16
+    assert later.json("whoami", session)["author"] == "Pat Python"
+    time.sleep(2.1)
+    done = later.run("whoami", session, check=False)
+    assert done.returncode == 1 and "no open session" in done.stderr
+    done = later.run("login", "Nobody", check=False)
+    assert done.returncode == 1 and "no author named" in done.stderr
+    done = py.run("login", "Pat Python", check=False)
+    assert done.returncode == 1 and "needs the later API" in done.stderr

@@ -9,7 +9,8 @@ import uuid
 import ilion_client
 
 from . import render, seed
-from .store import BlogError, connect
+from .later import LaterBlog
+from .store import BlogError, Page, connect
 
 PROG = "python3 -m blogapp"
 
@@ -59,6 +60,7 @@ def build_parser():
 
     c = sub.add_parser("list", help="the most recent posts, newest first")
     c.add_argument("--tag", help="only posts with this tag")
+    c.add_argument("--author", help="only this author's posts (--api later: through an index)")
     c.add_argument("--limit", type=int, default=10, help="posts per page (default %(default)s)")
     c.add_argument("--before", type=parse_cursor,
                    help="start before this post id (printed under a page) or time")
@@ -71,6 +73,13 @@ def build_parser():
     c.add_argument("text")
     c.add_argument("--name", required=True, help="who is commenting")
     c.add_argument("--email", default="")
+
+    c = sub.add_parser("login", help="open a session for an author (--api later; it expires)")
+    c.add_argument("author")
+    c.add_argument("--ttl", type=int, default=3600, help="seconds it lasts (default %(default)s)")
+
+    c = sub.add_parser("whoami", help="the author of an open session (--api later)")
+    c.add_argument("session")
 
     c = sub.add_parser("seed", help="load a sample blog (authors, posts, comments)")
     c.add_argument("--posts", type=int, default=200, help="how many posts (default %(default)s)")
@@ -89,6 +98,18 @@ def run(args):
         body = sys.stdin.read() if args.body == "-" else args.body
         post = blog.publish(args.author, args.title, body, args.tags, args.slug)
         return post.as_json(), f"Published {post.slug!r} as {post.id} (tags: {', '.join(post.tags) or '-'})."
+    if args.command == "list" and args.author:
+        posts = LaterBlog(blog).by_author(args.author, args.limit)
+        return ({"posts": [p.as_json() for p in posts], "older": None},
+                render.listing(Page(posts), f"Posts by {args.author} (newest first, UTC)",
+                               PROG + f" list --author {args.author!r}"))
+    if args.command == "login":
+        session = LaterBlog(blog).login(args.author, args.ttl)
+        return ({"session": session, "author": args.author, "ttl": args.ttl},
+                f"Session {session} opened for {args.author} for {args.ttl} s.")
+    if args.command == "whoami":
+        author = LaterBlog(blog).whoami(args.session)
+        return {"session": args.session, "author": author}, author
     if args.command == "list":
         page = blog.recent(args.tag, args.limit, args.before)
         heading = (f"Recent posts tagged {args.tag!r}" if args.tag else "Recent posts") + " (newest first, UTC)"
