@@ -140,6 +140,91 @@ async function smoke(client, tag) {
   await rejects(client.describe_keyspace("Nope"), ttypes.NotFoundException);
 }
 
+// The methods the smoke test does not reach, once, framed: schema changes, counters,
+// indexes, paging, multi-slices, atomic batches, truncate, the ring and splits, tracing,
+// login and the CQL calls' answers.
+async function everyOtherMethod(client) {
+  const ts = Date.now() * 1000;
+  const ks = `SmokeNode${crypto.randomBytes(4).toString("hex")}`;
+  const ksDef = (fields) => new ttypes.KsDef({
+    name: ks, strategy_class: "SimpleStrategy", strategy_options: { replication_factor: "1" }, cf_defs: [], ...fields });
+  const version = await client.system_add_keyspace(ksDef({}));
+  assert.deepEqual({ ...(await client.describe_schema_versions()) }, { [version]: ["127.0.0.1"] });
+  await client.set_keyspace(ks);
+  const owner = new ttypes.ColumnDef({ name: b("owner"), validation_class: "UTF8Type",
+    index_type: ttypes.IndexType.KEYS, index_name: "Items_owner" });
+  await client.system_add_column_family(new ttypes.CfDef({ keyspace: ks, name: "Items", comparator_type: "UTF8Type", column_metadata: [owner] }));
+  await client.system_add_column_family(new ttypes.CfDef({ keyspace: ks, name: "Hits", default_validation_class: "CounterColumnType" }));
+  assert.deepEqual((await client.describe_keyspace(ks)).cf_defs.map((cf) => cf.name), ["Hits", "Items"]);
+
+  for (const k of ["a", "b", "c"]) {
+    for (const n of ["x", "y", "z"]) await client.insert(b(k), parent("Items"), column(n, k + n, ts), ONE);
+    await client.insert(b(k), parent("Items"), column("owner", k === "b" ? "bob" : "ann", ts), ONE);
+  }
+  assert.deepEqual({ ...(await client.multiget_count([b("a"), b("b")], parent("Items"), whole(), ONE)) }, { a: 4, b: 4 });
+  const everything = new ttypes.KeyRange({ start_key: b(""), end_key: b(""), count: 100 });
+  const paged = await client.get_paged_slice("Items", new ttypes.KeyRange({ start_key: b(""), end_key: b(""), count: 6 }), b(""), ONE);
+  assert.equal(paged.reduce((n, r) => n + r.columns.length, 0), 6);
+  const clause = new ttypes.IndexClause({ expressions: [new ttypes.IndexExpression({
+    column_name: b("owner"), op: ttypes.IndexOperator.EQ, value: b("bob") })], start_key: b(""), count: 10 });
+  assert.deepEqual((await client.get_indexed_slices(parent("Items"), clause, whole(), ONE)).map((r) => r.key.toString()), ["b"]);
+  const multi = new ttypes.MultiSliceRequest({ key: b("a"), column_parent: parent("Items"), column_slices: [
+    new ttypes.ColumnSlice({ start: b("x"), finish: b("x") }), new ttypes.ColumnSlice({ start: b("z"), finish: b("z") })] });
+  assert.deepEqual(names(await client.get_multi_slice(multi)), ["x", "z"]);
+  await client.atomic_batch_mutate({ d: { Items: [new ttypes.Mutation({
+    column_or_supercolumn: new ttypes.ColumnOrSuperColumn({ column: column("x", "dx", ts) }) })] } }, ONE);
+  assert.equal((await client.get_range_slices(parent("Items"), whole(), everything, ONE)).length, 4);
+
+  // counters
+  await client.add(b("p"), parent("Hits"), new ttypes.CounterColumn({ name: b("views"), value: 12 }), ONE);
+  await client.add(b("p"), parent("Hits"), new ttypes.CounterColumn({ name: b("views"), value: -21 }), ONE);
+  assert.equal((await client.get(b("p"), cpath("Hits", "views"), ONE)).counter_column.value.toNumber(), -9);
+  await client.remove_counter(b("p"), cpath("Hits", "views"), ONE);
+  await rejects(client.get(b("p"), cpath("Hits", "views"), ONE), ttypes.NotFoundException);
+
+  // the ring, splits and tracing
+  const ring = await client.describe_ring(ks);
+  assert.equal(ring.length, 1);
+  assert.deepEqual(await client.describe_local_ring(ks), ring);
+  assert.deepEqual(Object.values(await client.describe_token_map()), ["127.0.0.1"]);
+  assert.equal(await client.describe_partitioner(), "org.apache.cassandra.dht.RandomPartitioner");
+  assert.equal(await client.describe_snitch(), "org.apache.cassandra.locator.SimpleSnitch");
+  const splits = await client.describe_splits_ex("Items", "0", "0", 2);
+  assert.equal(splits.reduce((n, s) => n + s.row_count.toNumber(), 0), 4);
+  assert.deepEqual(await client.describe_splits("Items", "0", "0", 2), [splits[0].start_token, ...splits.map((s) => s.end_token)]);
+  assert.equal((await client.trace_next_query()).length, 16);
+
+  // login under AllowAllAuthenticator, and the CQL calls
+  await client.login(new ttypes.AuthenticationRequest({ credentials: {} }));
+  await client.set_cql_version("3.0.0");
+  const none = ttypes.Compression.NONE;
+  for (const call of [
+    () => client.execute_cql3_query(b("SELECT 1"), none, ONE),
+    () => client.prepare_cql3_query(b("SELECT 1"), none),
+    () => client.execute_prepared_cql3_query(1, [], ONE),
+  ]) assert.equal((await rejects(call(), ttypes.InvalidRequestException)).why, "CQL is not supported yet");
+  for (const call of [
+    () => client.execute_cql_query(b("SELECT 1"), none),
+    () => client.prepare_cql_query(b("SELECT 1"), none),
+    () => client.execute_prepared_cql_query(1, []),
+  ]) assert.equal((await rejects(call(), ttypes.InvalidRequestException)).why,
+    "CQL2 has been removed in Cassandra 2.2. Please use CQL3 instead");
+
+  // schema updates, truncate and drops
+  const items = (await client.describe_keyspace(ks)).cf_defs.find((cf) => cf.name === "Items");
+  items.comment = "updated";
+  await client.system_update_column_family(items);
+  assert.equal((await client.describe_keyspace(ks)).cf_defs.find((cf) => cf.name === "Items").comment, "updated");
+  await client.system_update_keyspace(ksDef({ durable_writes: false }));
+  assert.equal((await client.describe_keyspace(ks)).durable_writes, false);
+  await client.truncate("Items");
+  assert.deepEqual(await client.get_range_slices(parent("Items"), whole(), everything, ONE), []);
+  await client.system_drop_column_family("Items");
+  assert.deepEqual((await client.describe_keyspace(ks)).cf_defs.map((cf) => cf.name), ["Hits"]);
+  await client.system_drop_keyspace(ks);
+  await rejects(client.describe_keyspace(ks), ttypes.NotFoundException);
+}
+
 async function main() {
   const host = process.env.ILION_HOST;
   const port = Number(process.env.ILION_LATER_PORT);
@@ -153,6 +238,13 @@ async function main() {
     }
     console.log(`node later smoke test (${name}): ok`);
   }
+  const { client, connection } = await connect(host, port, true);
+  try {
+    await everyOtherMethod(client);
+  } finally {
+    connection.end();
+  }
+  console.log("node later smoke test (every other method): ok");
 }
 
 main().catch((e) => {

@@ -124,6 +124,90 @@ class SmokeTest20 < Minitest::Test
     assert_raises(NotFoundException) { client.describe_keyspace("Nope") }
   end
 
+  # The methods the smoke test does not reach, once, framed: schema changes, counters,
+  # indexes, paging, multi-slices, atomic batches, truncate, the ring and splits, tracing,
+  # login and the CQL calls' answers.
+  def test_every_other_method
+    client = connect(true)
+    ts = (Time.now.to_r * 1_000_000).to_i
+    ks = "SmokeRb#{SecureRandom.hex(4)}"
+    ks_def = KsDef.new(name: ks, strategy_class: "SimpleStrategy",
+                       strategy_options: { "replication_factor" => "1" }, cf_defs: [])
+    version = client.system_add_keyspace(ks_def)
+    assert_equal({ version => ["127.0.0.1"] }, client.describe_schema_versions)
+    client.set_keyspace(ks)
+    owner = ColumnDef.new(name: "owner", validation_class: "UTF8Type", index_type: IndexType::KEYS, index_name: "Items_owner")
+    client.system_add_column_family(CfDef.new(keyspace: ks, name: "Items", comparator_type: "UTF8Type", column_metadata: [owner]))
+    client.system_add_column_family(CfDef.new(keyspace: ks, name: "Hits", default_validation_class: "CounterColumnType"))
+    assert_equal %w[Hits Items], client.describe_keyspace(ks).cf_defs.map(&:name)
+
+    %w[a b c].each do |k|
+      %w[x y z].each { |n| client.insert(k, parent("Items"), column(n, "#{k}#{n}", ts), ONE) }
+      client.insert(k, parent("Items"), column("owner", k == "b" ? "bob" : "ann", ts), ONE)
+    end
+    assert_equal({ "a" => 4, "b" => 4 }, client.multiget_count(%w[a b], parent("Items"), whole, ONE))
+    everything = KeyRange.new(start_key: "", end_key: "", count: 100)
+    paged = client.get_paged_slice("Items", KeyRange.new(start_key: "", end_key: "", count: 6), "", ONE)
+    assert_equal 6, paged.sum { |r| r.columns.size }
+    clause = IndexClause.new(expressions: [IndexExpression.new(column_name: "owner", op: IndexOperator::EQ, value: "bob")], start_key: "", count: 10)
+    assert_equal ["b"], client.get_indexed_slices(parent("Items"), clause, whole, ONE).map(&:key)
+    multi = MultiSliceRequest.new(key: "a", column_parent: parent("Items"),
+                                  column_slices: [ColumnSlice.new(start: "x", finish: "x"), ColumnSlice.new(start: "z", finish: "z")])
+    assert_equal %w[x z], names(client.get_multi_slice(multi))
+    client.atomic_batch_mutate({ "d" => { "Items" => [Mutation.new(column_or_supercolumn: ColumnOrSuperColumn.new(column: column("x", "dx", ts)))] } }, ONE)
+    assert_equal 4, client.get_range_slices(parent("Items"), whole, everything, ONE).size
+
+    # counters
+    client.add("p", parent("Hits"), CounterColumn.new(name: "views", value: 12), ONE)
+    client.add("p", parent("Hits"), CounterColumn.new(name: "views", value: -21), ONE)
+    assert_equal(-9, client.get("p", path("Hits", "views"), ONE).counter_column.value)
+    client.remove_counter("p", path("Hits", "views"), ONE)
+    assert_raises(NotFoundException) { client.get("p", path("Hits", "views"), ONE) }
+
+    # the ring, splits and tracing
+    ring = client.describe_ring(ks)
+    assert_equal 1, ring.size
+    assert_equal ring, client.describe_local_ring(ks)
+    assert_equal ["127.0.0.1"], client.describe_token_map.values
+    assert_equal "org.apache.cassandra.dht.RandomPartitioner", client.describe_partitioner
+    assert_equal "org.apache.cassandra.locator.SimpleSnitch", client.describe_snitch
+    splits = client.describe_splits_ex("Items", "0", "0", 2)
+    assert_equal 4, splits.sum(&:row_count)
+    assert_equal [splits.first.start_token] + splits.map(&:end_token), client.describe_splits("Items", "0", "0", 2)
+    assert_equal 16, client.trace_next_query.bytesize
+
+    # login under AllowAllAuthenticator, and the CQL calls
+    client.login(AuthenticationRequest.new(credentials: {}))
+    client.set_cql_version("3.0.0")
+    %i[execute_cql3_query].each do |m|
+      e = assert_raises(InvalidRequestException) { client.send(m, "SELECT 1", Compression::NONE, ONE) }
+      assert_equal "CQL is not supported yet", e.why
+    end
+    e = assert_raises(InvalidRequestException) { client.prepare_cql3_query("SELECT 1", Compression::NONE) }
+    assert_equal "CQL is not supported yet", e.why
+    e = assert_raises(InvalidRequestException) { client.execute_prepared_cql3_query(1, [], ONE) }
+    assert_equal "CQL is not supported yet", e.why
+    removed = "CQL2 has been removed in Cassandra 2.2. Please use CQL3 instead"
+    assert_equal removed, assert_raises(InvalidRequestException) { client.execute_cql_query("SELECT 1", Compression::NONE) }.why
+    assert_equal removed, assert_raises(InvalidRequestException) { client.prepare_cql_query("SELECT 1", Compression::NONE) }.why
+    assert_equal removed, assert_raises(InvalidRequestException) { client.execute_prepared_cql_query(1, []) }.why
+
+    # schema updates, truncate and drops
+    items = client.describe_keyspace(ks).cf_defs.find { |cf| cf.name == "Items" }
+    items.comment = "updated"
+    client.system_update_column_family(items)
+    assert_equal "updated", client.describe_keyspace(ks).cf_defs.find { |cf| cf.name == "Items" }.comment
+    client.system_update_keyspace(KsDef.new(name: ks, strategy_class: "SimpleStrategy",
+                                            strategy_options: { "replication_factor" => "1" }, durable_writes: false, cf_defs: []))
+    refute client.describe_keyspace(ks).durable_writes
+    client.truncate("Items")
+    assert_empty client.get_range_slices(parent("Items"), whole, everything, ONE)
+    client.system_drop_column_family("Items")
+    assert_equal %w[Hits], client.describe_keyspace(ks).cf_defs.map(&:name)
+    client.system_drop_keyspace(ks)
+    assert_raises(NotFoundException) { client.describe_keyspace(ks) }
+  end
+
   def test_buffered
     smoke(connect(false), "buffered")
   end

@@ -11,24 +11,36 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 
+import org.apache.cassandra.thrift.AuthenticationRequest;
 import org.apache.cassandra.thrift.CASResult;
 import org.apache.cassandra.thrift.CfDef;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.cassandra.thrift.Column;
 import org.apache.cassandra.thrift.ColumnOrSuperColumn;
+import org.apache.cassandra.thrift.ColumnDef;
 import org.apache.cassandra.thrift.ColumnParent;
 import org.apache.cassandra.thrift.ColumnPath;
+import org.apache.cassandra.thrift.ColumnSlice;
+import org.apache.cassandra.thrift.Compression;
+import org.apache.cassandra.thrift.CounterColumn;
+import org.apache.cassandra.thrift.CfSplit;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.Deletion;
+import org.apache.cassandra.thrift.IndexClause;
+import org.apache.cassandra.thrift.IndexExpression;
+import org.apache.cassandra.thrift.IndexOperator;
+import org.apache.cassandra.thrift.IndexType;
 import org.apache.cassandra.thrift.InvalidRequestException;
 import org.apache.cassandra.thrift.KeyRange;
 import org.apache.cassandra.thrift.KeySlice;
 import org.apache.cassandra.thrift.KsDef;
+import org.apache.cassandra.thrift.MultiSliceRequest;
 import org.apache.cassandra.thrift.Mutation;
 import org.apache.cassandra.thrift.NotFoundException;
 import org.apache.cassandra.thrift.SlicePredicate;
 import org.apache.cassandra.thrift.SliceRange;
 import org.apache.cassandra.thrift.SuperColumn;
+import org.apache.cassandra.thrift.TokenRange;
 import org.apache.cassandra.thrift.cassandra_20Constants;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
@@ -68,6 +80,14 @@ public final class SmokeTest20 {
             }
             System.out.println("java later smoke test (" + name + "): ok");
         }
+        try (TTransport t = new TFramedTransport(new TSocket(host, port, 10_000))) {
+            t.open();
+            everyOtherMethod(new Cassandra.Client(new TBinaryProtocol(t)));
+        } catch (AssertionError e) {
+            System.err.println("java later smoke test (every other method) FAILED: " + e.getMessage());
+            System.exit(1);
+        }
+        System.out.println("java later smoke test (every other method): ok");
         System.out.println(checks + " checks passed");
     }
 
@@ -116,6 +136,140 @@ public final class SmokeTest20 {
 
     static Mutation insertion(Column c) {
         return new Mutation().setColumn_or_supercolumn(new ColumnOrSuperColumn().setColumn(c));
+    }
+
+    interface Call {
+        void run() throws Exception;
+    }
+
+    /** The why of the InvalidRequestException `call` raises. */
+    static String why(Call call) throws Exception {
+        try {
+            call.run();
+        } catch (InvalidRequestException e) {
+            return e.getWhy();
+        }
+        throw new AssertionError("no InvalidRequestException");
+    }
+
+    static CfDef find(KsDef ks, String name) {
+        for (CfDef cf : ks.getCf_defs()) {
+            if (cf.getName().equals(name)) {
+                return cf;
+            }
+        }
+        throw new AssertionError("no column family " + name);
+    }
+
+    /**
+     * The methods the smoke test does not reach, once, framed: schema changes, counters,
+     * indexes, paging, multi-slices, atomic batches, truncate, the ring and splits, tracing,
+     * login and the CQL calls' answers.
+     */
+    static void everyOtherMethod(Cassandra.Client client) throws Exception {
+        long ts = System.currentTimeMillis() * 1000;
+        String ks = "SmokeJava" + UUID.randomUUID().toString().substring(0, 8);
+        KsDef ksDef = new KsDef(ks, "SimpleStrategy", new ArrayList<>())
+                .setStrategy_options(Collections.singletonMap("replication_factor", "1"));
+        String version = client.system_add_keyspace(ksDef);
+        checkEquals(Collections.singletonMap(version, Collections.singletonList("127.0.0.1")),
+                client.describe_schema_versions(), "describe_schema_versions");
+        client.set_keyspace(ks);
+        ColumnDef owner = new ColumnDef(b("owner"), "UTF8Type").setIndex_type(IndexType.KEYS).setIndex_name("Items_owner");
+        client.system_add_column_family(new CfDef(ks, "Items").setComparator_type("UTF8Type")
+                .setColumn_metadata(Collections.singletonList(owner)));
+        client.system_add_column_family(new CfDef(ks, "Hits").setDefault_validation_class("CounterColumnType"));
+        checkEquals("Hits,Items", find(client.describe_keyspace(ks), "Hits").getName() + ","
+                + find(client.describe_keyspace(ks), "Items").getName(), "created column families");
+
+        for (String k : new String[] {"a", "b", "c"}) {
+            for (String n : new String[] {"x", "y", "z"}) {
+                client.insert(b(k), parent("Items"), column(n, k + n, ts), ONE);
+            }
+            client.insert(b(k), parent("Items"), column("owner", k.equals("b") ? "bob" : "ann", ts), ONE);
+        }
+        Map<ByteBuffer, Integer> counts = client.multiget_count(Arrays.asList(b("a"), b("b")), parent("Items"), whole(false, 100), ONE);
+        checkEquals(4, counts.get(b("a")), "multiget_count a");
+        checkEquals(4, counts.get(b("b")), "multiget_count b");
+        KeyRange everything = new KeyRange(100).setStart_key(new byte[0]).setEnd_key(new byte[0]);
+        int paged = 0;
+        for (KeySlice row : client.get_paged_slice("Items", new KeyRange(6).setStart_key(new byte[0]).setEnd_key(new byte[0]), b(""), ONE)) {
+            paged += row.getColumnsSize();
+        }
+        checkEquals(6, paged, "get_paged_slice columns");
+        IndexClause clause = new IndexClause(Collections.singletonList(
+                new IndexExpression(b("owner"), IndexOperator.EQ, b("bob"))), b(""), 10);
+        List<KeySlice> indexed = client.get_indexed_slices(parent("Items"), clause, whole(false, 100), ONE);
+        check(indexed.size() == 1 && s(indexed.get(0).getKey()).equals("b"), "get_indexed_slices");
+        MultiSliceRequest multi = new MultiSliceRequest().setKey(b("a")).setColumn_parent(parent("Items"))
+                .setColumn_slices(Arrays.asList(new ColumnSlice().setStart(b("x")).setFinish(b("x")),
+                        new ColumnSlice().setStart(b("z")).setFinish(b("z"))));
+        checkEquals(Arrays.asList("x", "z"), names(client.get_multi_slice(multi)), "get_multi_slice");
+        Map<ByteBuffer, Map<String, List<Mutation>>> atomic = Collections.singletonMap(b("d"),
+                Collections.singletonMap("Items", Collections.singletonList(insertion(column("x", "dx", ts)))));
+        client.atomic_batch_mutate(atomic, ONE);
+        checkEquals(4, client.get_range_slices(parent("Items"), whole(false, 100), everything, ONE).size(), "rows after the atomic batch");
+
+        // counters
+        client.add(b("p"), parent("Hits"), new CounterColumn(b("views"), 12), ONE);
+        client.add(b("p"), parent("Hits"), new CounterColumn(b("views"), -21), ONE);
+        checkEquals(-9L, client.get(b("p"), path("Hits", "views"), ONE).getCounter_column().getValue(), "counter");
+        client.remove_counter(b("p"), path("Hits", "views"), ONE);
+        try {
+            client.get(b("p"), path("Hits", "views"), ONE);
+            check(false, "a removed counter was found");
+        } catch (NotFoundException e) {
+            check(true, "removed counter");
+        }
+
+        // the ring, splits and tracing
+        List<TokenRange> ring = client.describe_ring(ks);
+        checkEquals(1, ring.size(), "describe_ring");
+        checkEquals(ring, client.describe_local_ring(ks), "describe_local_ring");
+        checkEquals(Collections.singletonList("127.0.0.1"), new ArrayList<>(client.describe_token_map().values()), "describe_token_map");
+        checkEquals("org.apache.cassandra.dht.RandomPartitioner", client.describe_partitioner(), "describe_partitioner");
+        checkEquals("org.apache.cassandra.locator.SimpleSnitch", client.describe_snitch(), "describe_snitch");
+        List<CfSplit> splits = client.describe_splits_ex("Items", "0", "0", 2);
+        long rows = 0;
+        List<String> bounds = new ArrayList<>();
+        bounds.add(splits.get(0).getStart_token());
+        for (CfSplit split : splits) {
+            rows += split.getRow_count();
+            bounds.add(split.getEnd_token());
+        }
+        checkEquals(4L, rows, "describe_splits_ex rows");
+        checkEquals(bounds, client.describe_splits("Items", "0", "0", 2), "describe_splits");
+        checkEquals(16, client.trace_next_query().remaining(), "trace_next_query");
+
+        // login under AllowAllAuthenticator, and the CQL calls
+        client.login(new AuthenticationRequest(new HashMap<>()));
+        client.set_cql_version("3.0.0");
+        String noCql = "CQL is not supported yet";
+        checkEquals(noCql, why(() -> client.execute_cql3_query(b("SELECT 1"), Compression.NONE, ONE)), "execute_cql3_query");
+        checkEquals(noCql, why(() -> client.prepare_cql3_query(b("SELECT 1"), Compression.NONE)), "prepare_cql3_query");
+        checkEquals(noCql, why(() -> client.execute_prepared_cql3_query(1, new ArrayList<>(), ONE)), "execute_prepared_cql3_query");
+        String removed = "CQL2 has been removed in Cassandra 2.2. Please use CQL3 instead";
+        checkEquals(removed, why(() -> client.execute_cql_query(b("SELECT 1"), Compression.NONE)), "execute_cql_query");
+        checkEquals(removed, why(() -> client.prepare_cql_query(b("SELECT 1"), Compression.NONE)), "prepare_cql_query");
+        checkEquals(removed, why(() -> client.execute_prepared_cql_query(1, new ArrayList<>())), "execute_prepared_cql_query");
+
+        // schema updates, truncate and drops
+        CfDef items = find(client.describe_keyspace(ks), "Items").setComment("updated");
+        client.system_update_column_family(items);
+        checkEquals("updated", find(client.describe_keyspace(ks), "Items").getComment(), "system_update_column_family");
+        client.system_update_keyspace(ksDef.setDurable_writes(false));
+        check(!client.describe_keyspace(ks).isDurable_writes(), "system_update_keyspace");
+        client.truncate("Items");
+        checkEquals(0, client.get_range_slices(parent("Items"), whole(false, 100), everything, ONE).size(), "truncate");
+        client.system_drop_column_family("Items");
+        checkEquals(1, client.describe_keyspace(ks).getCf_defsSize(), "system_drop_column_family");
+        client.system_drop_keyspace(ks);
+        try {
+            client.describe_keyspace(ks);
+            check(false, "a dropped keyspace was described");
+        } catch (NotFoundException e) {
+            check(true, "system_drop_keyspace");
+        }
     }
 
     static void smoke(Cassandra.Client client, String tag) throws Exception {
