@@ -5,7 +5,7 @@
 //! the counter shapes are refused with the non-counter text.
 
 use super::validation::{invalid, validate_column_path, validate_names, validate_slice_range};
-use super::validators::{effective_ttl, validate_value};
+use super::validators::{check_indexed_value, effective_ttl, validate_value};
 use crate::config::CfDef;
 use crate::error::{Error, Result};
 use crate::model::{self, Change};
@@ -42,7 +42,8 @@ pub(super) fn validate_column_data(keyspace: &str, cf: &CfDef, column: &Column) 
     if column.timestamp.is_none() {
         return invalid("Column timestamp is required");
     }
-    validate_value(keyspace, cf, &column.name, value)
+    validate_value(keyspace, cf, &column.name, value)?;
+    check_indexed_value(keyspace, cf, &column.name, value)
 }
 
 /// `validateColumnOrSuperColumn` (spec §6.11): exactly one of the four parts, each checked

@@ -55,6 +55,33 @@ pub(super) fn validate_value(keyspace: &str, cf: &CfDef, name: &[u8], value: &[u
     })
 }
 
+/// The largest value a KEYS index can hold: index entries are keyed by the value.
+const MAX_INDEXED_VALUE: usize = 0xFFFF;
+
+/// Step 5 of `validateColumnData` (§4.1): a value of a KEYS-indexed column must fit an
+/// index entry.
+pub(super) fn check_indexed_value(
+    keyspace: &str,
+    cf: &CfDef,
+    name: &[u8],
+    value: &[u8],
+) -> Result<()> {
+    let indexed = cf
+        .later
+        .column_metadata
+        .iter()
+        .find(|meta| meta.name == name && meta.index_type.is_some());
+    match indexed {
+        Some(meta) if value.len() > MAX_INDEXED_VALUE => Err(Error::invalid(format!(
+            "Can't index column value of size {} for index {} in CF {} of KS {keyspace}",
+            value.len(),
+            meta.index_name.as_deref().unwrap_or_default(),
+            cf.name
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Step 3 of `validateKey` (§3.1): the key against the CF's key validator.
 pub(super) fn validate_key_value(cf: &CfDef, key: &[u8]) -> Result<()> {
     match cf.later.key_validation_class.as_str() {

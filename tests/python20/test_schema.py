@@ -160,6 +160,14 @@ def test_a_keyspace_with_column_families_and_indexes(client, fresh):
                ttypes.IndexClause([short], b"", 10), everything, ONE) == \
         "[626972746864617465]=[616263] failed value validation (Expected 8 or 0 byte long (3))"
 
+    # An indexed value must fit an index entry (spec §4.1 step 5); others may be larger.
+    client.system_add_column_family(cf_def(fresh, "Notes", column_metadata=[
+        ttypes.ColumnDef(b"tag", "BytesType", ttypes.IndexType.KEYS, "Notes_tag")]))
+    assert why(client.insert, b"k", ttypes.ColumnParent("Notes"), column(b"tag", b"x" * 65536),
+               ONE) == "Can't index column value of size 65536 for index Notes_tag in CF Notes of KS " + fresh
+    client.insert(b"k", ttypes.ColumnParent("Notes"), column(b"tag", b"x" * 65535), ONE)
+    client.insert(b"k", ttypes.ColumnParent("Notes"), column(b"other", b"x" * 65536), ONE)
+
     # The index keeps its name on update; another name is refused.
     users.column_metadata[1].index_name = "other"
     assert why(client.system_update_column_family, users) == \
