@@ -25,14 +25,7 @@ fn invalid<T>(why: impl Into<String>) -> Result<T> {
 
 /// The later type of a 0.6 comparator: the same order and a superset of its names.
 pub(crate) fn later_type(comparator: Comparator) -> DataType {
-    match comparator {
-        Comparator::Bytes => DataType::Bytes,
-        Comparator::Ascii => DataType::Ascii,
-        Comparator::Utf8 => DataType::Utf8,
-        Comparator::Long => DataType::Long,
-        Comparator::LexicalUuid => DataType::LexicalUuid,
-        Comparator::TimeUuid => DataType::TimeUuid,
-    }
+    comparator.data_type()
 }
 
 impl Dialect {
@@ -50,7 +43,8 @@ impl Dialect {
         comparator: Comparator,
         name: &[u8],
     ) -> std::result::Result<(), String> {
-        if self == Dialect::Later {
+        // A later type's own check is the whole check, in either API (§9).
+        if self == Dialect::Later && !matches!(comparator, Comparator::Later(_)) {
             later_type(comparator).validate(name)?;
         }
         comparator.validate(name)
