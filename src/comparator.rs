@@ -376,6 +376,43 @@ mod tests {
     }
 
     #[test]
+    fn later_types_keep_their_variants_and_type_strings() {
+        let of = |s: &str| Comparator::of_type(&DataType::parse(s).unwrap());
+        // The six stay 0.6 comparators whichever way they are written.
+        assert_eq!(
+            of("org.apache.cassandra.db.marshal.LongType"),
+            Comparator::Long
+        );
+        assert_eq!(of("UTF8Type"), Comparator::Utf8);
+        let t = "CompositeType(IntegerType,DynamicCompositeType(z=>UUIDType,a=>AsciiType))";
+        let c = of(t);
+        assert!(matches!(c, Comparator::Later(_)));
+        assert_eq!(c, of(t), "interned types compare by value");
+        assert_eq!(c.short_name(), "CompositeType");
+        assert_eq!(
+            c.short_string(),
+            "CompositeType(IntegerType,DynamicCompositeType(a=>AsciiType,z=>UUIDType))"
+        );
+        for s in [
+            t,
+            "ReversedType(LongType)",
+            "LongType",
+            "DecimalType",
+            "BooleanType",
+        ] {
+            let json = serde_json::to_string(&of(s)).unwrap();
+            let back: Comparator = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, of(s), "{json}");
+        }
+        assert!(serde_json::from_str::<Comparator>("\"Nope(\"").is_err());
+        // Order, validation and text are the type's, the empty name last when reversed.
+        let r = of("ReversedType(Int32Type)");
+        assert_eq!(r.compare(b"", &[0, 0, 0, 1]), Ordering::Greater);
+        assert_eq!(r.validate(&[1]), Err("Expected 4 or 0 byte int (1)".into()));
+        assert_eq!(of("IntegerType").display(&[0xFF, 0x00]), "-256");
+    }
+
+    #[test]
     fn display_forms() {
         assert_eq!(Comparator::Long.display(&long(-42)), "-42");
         assert_eq!(Comparator::Bytes.display(&[0xAB, 0x01]), "ab01");

@@ -201,11 +201,17 @@ fn refusals_come_in_2_2_order() {
     // components (F9) are not.
     let schema = Schema::default();
     let accepted = column_family(&d, None, &schema).unwrap();
-    assert_eq!(accepted.comparator.class_name(), format!("{MARSHAL}IntegerType"));
+    assert_eq!(
+        accepted.comparator.class_name(),
+        format!("{MARSHAL}IntegerType")
+    );
     d.comparator_type = Some("ShortType".into());
     assert_eq!(why(&d), "ShortType is not supported by ilion");
     d.comparator_type = Some("CompositeType".into());
-    assert_eq!(why(&d), "CompositeType requires at least one component type");
+    assert_eq!(
+        why(&d),
+        "CompositeType requires at least one component type"
+    );
     d.comparator_type = None;
     d.default_validation_class = Some("CounterColumnType".into());
     assert_eq!(

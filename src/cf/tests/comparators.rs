@@ -418,12 +418,57 @@ fn later_comparators_survive_a_restart() {
         Db::open(engine, schema(), options).unwrap()
     };
     let name = comp(&[(b"a", 0), (&[0x00, 0x07], 0)]);
+    // Every type a comparator may be, at both levels of a Super CF.
+    let every = [
+        "BytesType",
+        "AsciiType",
+        "UTF8Type",
+        "LongType",
+        "Int32Type",
+        "IntegerType",
+        "DecimalType",
+        "DoubleType",
+        "FloatType",
+        "BooleanType",
+        "DateType",
+        "TimestampType",
+        "UUIDType",
+        "LexicalUUIDType",
+        "TimeUUIDType",
+        "InetAddressType",
+        "CompositeType(Int32Type)",
+        "DynamicCompositeType()",
+        "DynamicCompositeType(x=>DecimalType,b=>ReversedType(UUIDType))",
+        "ReversedType(CompositeType(BooleanType,ReversedType(FloatType)))",
+        "DoubleType(reversed)",
+    ];
+    let supers: Vec<CfDef> = every
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let c = Comparator::of_type(&DataType::parse(t).unwrap());
+            let sub = Comparator::of_type(&DataType::parse(every[(i + 1) % every.len()]).unwrap());
+            cf(&format!("Later{i}"), c, Some(sub))
+        })
+        .collect();
     {
         let db = open();
         db.add_column_family(KS, later("Deep", t)).unwrap();
+        for def in &supers {
+            db.add_column_family(KS, def.clone()).unwrap();
+        }
         put(&db, "Deep", &name, "x", 1);
     }
     let db = open();
+    let schema = db.schema();
+    for def in &supers {
+        let back = &schema.keyspaces[KS].column_families[&def.name];
+        assert_eq!(
+            (back.comparator, back.subcomparator),
+            (def.comparator, def.subcomparator)
+        );
+        assert_eq!(back.comparator.class_name(), def.comparator.class_name());
+    }
     let def = db.schema().keyspaces[KS].column_families["Deep"].clone();
     assert_eq!(
         def.comparator.class_name(),
