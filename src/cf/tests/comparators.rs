@@ -480,3 +480,27 @@ fn later_comparators_survive_a_restart() {
         .contains("DynamicCompositeType(a=>"));
     assert_eq!(names(&db, "Deep", b"", b"", false), vec![name]);
 }
+
+#[test]
+fn cas_finds_an_expected_column_by_an_equal_name() {
+    for (engine, db) in with(&[later("Ints", "IntegerType")]).dbs {
+        put(&db, "Ints", &[0x00, 0x07], "seven", 1);
+        let expected = [(vec![0x07], b"seven".to_vec())];
+        let outcome = db
+            .cas(
+                KS,
+                b"k",
+                "Ints",
+                &expected,
+                vec![(vec![0x08], b"eight".to_vec())],
+            )
+            .unwrap();
+        assert!(outcome.applied, "{engine}");
+        outcome.ack.unwrap().wait().unwrap();
+        assert_eq!(
+            names(&db, "Ints", b"", b"", false),
+            vec![vec![0x00, 0x07], vec![0x08]],
+            "{engine}"
+        );
+    }
+}
