@@ -558,6 +558,8 @@ fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: Change, now: u32) -> Res
                 timestamp,
                 local_deletion_time: now,
             };
+            // One marker per super column, whatever equal bytes name it.
+            let super_column = super_column.map(|sc| canonical(def.comparator, sc));
             delta.ranges.push((super_column, range));
         }
         Change::DeleteRow { timestamp } => {

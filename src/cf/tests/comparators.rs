@@ -504,3 +504,83 @@ fn cas_finds_an_expected_column_by_an_equal_name() {
         );
     }
 }
+
+#[test]
+fn super_columns_and_subcolumns_take_their_own_later_types() {
+    let integer = Comparator::of_type(&DataType::Integer);
+    let reversed = Comparator::of_type(&DataType::parse("ReversedType(Int32Type)").unwrap());
+    let def = cf("SuperInts", integer, Some(reversed));
+    for (engine, db) in with(&[def]).dbs {
+        let mut m = RowMutation::new(KS, "k");
+        for (sc, n) in [
+            (vec![0x01], 1),
+            (vec![0x00, 0x01], 3),
+            (vec![0x02], 2),
+            (vec![0x01], 2),
+        ] {
+            let column = Column {
+                name: int32(n),
+                value: b"v".to_vec(),
+                timestamp: 1,
+                ttl: None,
+            };
+            m.push(
+                "SuperInts",
+                Change::Insert {
+                    super_column: Some(sc),
+                    column,
+                },
+            );
+        }
+        db.apply(m).unwrap().wait().unwrap();
+        let p = Predicate::Range(SliceRange::all());
+        let got = db
+            .get_slice(KS, b"k", &parent("SuperInts", None), &p)
+            .unwrap();
+        let shape: Vec<(Vec<u8>, Vec<Vec<u8>>)> = got
+            .into_iter()
+            .map(|item| match item {
+                ColumnOrSuper::Super(s) => {
+                    (s.name, s.columns.into_iter().map(|c| c.name).collect())
+                }
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        // Super column 1, however written, is one, read back canonical; subcolumns descend.
+        assert_eq!(
+            shape,
+            vec![
+                (vec![0x01], vec![int32(3), int32(2), int32(1)]),
+                (vec![0x02], vec![int32(2)]),
+            ],
+            "{engine}"
+        );
+        // A range deletion of the subcolumns of super column 1, named by other bytes.
+        let mut m = RowMutation::new(KS, "k");
+        m.push(
+            "SuperInts",
+            Change::DeleteRange {
+                super_column: Some(vec![0x00, 0x00, 0x01]),
+                start: int32(3),
+                finish: int32(2),
+                timestamp: 5,
+            },
+        );
+        db.apply(m).unwrap().wait().unwrap();
+        let got = db
+            .get_slice(
+                KS,
+                b"k",
+                &parent("SuperInts", None),
+                &Predicate::Range(SliceRange::all()),
+            )
+            .unwrap();
+        match &got[0] {
+            ColumnOrSuper::Super(s) => {
+                let names: Vec<_> = s.columns.iter().map(|c| c.name.clone()).collect();
+                assert_eq!(names, vec![int32(1)], "{engine}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
