@@ -24,6 +24,10 @@ use crate::storage::{
 };
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+/// Where a column version goes: its super column (None at the top) and its name, both
+/// canonical (`storage::canonical_name`).
+type CellKey = (Option<Vec<u8>>, Vec<u8>);
+
 /// The changes of one request to one column family of one row, reconciled among themselves.
 #[derive(Default)]
 struct Delta {
@@ -33,7 +37,7 @@ struct Delta {
     ranges: Vec<(Option<Vec<u8>>, RangeTombstone)>,
     /// Keyed by the canonical names (one column per name under the comparator, as stored);
     /// each version keeps the name bytes it was written with.
-    cells: BTreeMap<(Option<Vec<u8>>, Vec<u8>), (Vec<u8>, Cell)>,
+    cells: BTreeMap<CellKey, (Vec<u8>, Cell)>,
 }
 
 impl Delta {
