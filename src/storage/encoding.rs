@@ -11,6 +11,8 @@
 //! | LexicalUUIDType name | 16 bytes, top bits of bytes 0 and 8 flipped | two signed halves |
 //! | TimeUUIDType name | 8 timestamp bytes in comparison order, then the 16 raw bytes | time, then
 //! bytes |
+//! | any later comparator (`Comparator::Later`) | the type's encoding, `DataType::encode` | its
+//! order, prefix-free; names that compare equal share it (see `rows::original`) |
 //! | OPP key | CESU-8 (supplementary chars as two 3-byte surrogates), escaped | UTF-16 unit order |
 
 use crate::comparator::{time_uuid_order_key, Comparator};
