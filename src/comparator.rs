@@ -2,31 +2,44 @@
 //! `CompareWith` type (`docs/api.md#comparators`). Pure functions, no I/O. An empty name sorts
 //! before every other name in every comparator; that is how a slice bound says "unbounded".
 //!
+//! A column family created through the later API may instead name any later type
+//! (`crate::types::DataType`); it is carried as [`Comparator::Later`], so that every place
+//! that orders or checks names keeps taking one small `Copy` value, and the six 0.6 types
+//! keep their own variants (and so their 0.6 messages and stored name encodings) whichever
+//! API created the column family.
+//!
 //! The byte encodings that make sled's order equal these orders live in `storage`, which
 //! owns every byte layout; this module is the definition they are tested against.
 
+use crate::types::DataType;
 use std::cmp::Ordering;
+use std::collections::HashSet;
 use std::fmt::Write as _;
+use std::sync::{Mutex, OnceLock};
 
-/// Kept in the stored schema by its short name (`storage::catalog`).
+/// Kept in the stored schema by its short name (`storage::catalog`), a later type by its
+/// full type string.
 impl serde::Serialize for Comparator {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.short_name())
+        match self {
+            Comparator::Later(t) => s.serialize_str(&t.class_name()),
+            _ => s.serialize_str(self.short_name()),
+        }
     }
 }
 
 impl<'de> serde::Deserialize<'de> for Comparator {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Comparator, D::Error> {
         let name = String::deserialize(d)?;
-        Comparator::from_class_name(&name)
-            .ok_or_else(|| serde::de::Error::custom(format!("unknown comparator {name:?}")))
+        Comparator::from_type_string(&name)
+            .map_err(|e| serde::de::Error::custom(format!("unknown comparator {name:?}: {e}")))
     }
 }
 
 /// Package of the built-in 0.6 comparator classes.
 const MARSHAL_PACKAGE: &str = "org.apache.cassandra.db.marshal.";
 
-/// The six built-in 0.6 comparator types.
+/// The six built-in 0.6 comparator types, or any other type of the later API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Comparator {
     /// `BytesType`: unsigned bytes.
@@ -41,6 +54,27 @@ pub enum Comparator {
     LexicalUuid,
     /// `TimeUUIDType`: a version-1 UUID, in timestamp order.
     TimeUuid,
+    /// A later type that is none of the six above (`docs/types.md`): its own validation,
+    /// order, text and stored encoding. Built only by [`Comparator::of_type`], which keeps the
+    /// six on their own variants; the type is interned, see [`intern`].
+    Later(&'static DataType),
+}
+
+/// One shared, never-freed copy of each distinct later type a comparator has used. Types
+/// come only from schema definitions, so the table grows with distinct comparator strings
+/// ever defined on this node, not with requests; in exchange `Comparator` stays `Copy`.
+fn intern(t: &DataType) -> &'static DataType {
+    static TABLE: OnceLock<Mutex<HashSet<&'static DataType>>> = OnceLock::new();
+    let mut table = TABLE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(known) = table.get(t) {
+        return known;
+    }
+    let leaked: &'static DataType = Box::leak(Box::new(t.clone()));
+    table.insert(leaked);
+    leaked
 }
 
 impl Comparator {
@@ -66,7 +100,45 @@ impl Comparator {
         Self::ALL.into_iter().find(|c| c.short_name() == short)
     }
 
-    /// The class name without its package, e.g. `LongType`.
+    /// The comparator of a later type: one of the six when the type is one of them (the
+    /// later UTF8Type's wider set is checked by the later API itself, `service::paths`),
+    /// else [`Comparator::Later`].
+    pub fn of_type(t: &DataType) -> Comparator {
+        match t {
+            DataType::Bytes => Comparator::Bytes,
+            DataType::Ascii => Comparator::Ascii,
+            DataType::Utf8 => Comparator::Utf8,
+            DataType::Long => Comparator::Long,
+            DataType::LexicalUuid => Comparator::LexicalUuid,
+            DataType::TimeUuid => Comparator::TimeUuid,
+            _ => Comparator::Later(intern(t)),
+        }
+    }
+
+    /// A comparator as the stored schema names it: a 0.6 class name, else a later type
+    /// string (§4.5); the error is the parser's.
+    pub fn from_type_string(name: &str) -> crate::Result<Comparator> {
+        match Comparator::from_class_name(name) {
+            Some(c) => Ok(c),
+            None => Ok(Comparator::of_type(&DataType::parse(name)?)),
+        }
+    }
+
+    /// The later type with this comparator's order (for the six, a superset of its names).
+    pub fn data_type(self) -> DataType {
+        match self {
+            Comparator::Bytes => DataType::Bytes,
+            Comparator::Ascii => DataType::Ascii,
+            Comparator::Utf8 => DataType::Utf8,
+            Comparator::Long => DataType::Long,
+            Comparator::LexicalUuid => DataType::LexicalUuid,
+            Comparator::TimeUuid => DataType::TimeUuid,
+            Comparator::Later(t) => t.clone(),
+        }
+    }
+
+    /// The class name without its package, e.g. `LongType` (`CompositeType` for a
+    /// composite, without its parameters).
     pub fn short_name(self) -> &'static str {
         match self {
             Comparator::Bytes => "BytesType",
@@ -75,12 +147,25 @@ impl Comparator {
             Comparator::Long => "LongType",
             Comparator::LexicalUuid => "LexicalUUIDType",
             Comparator::TimeUuid => "TimeUUIDType",
+            Comparator::Later(t) => t.short_name(),
         }
     }
 
-    /// The fully-qualified Java class name, as `describe_keyspace` reports it.
+    /// The fully-qualified Java class name, as `describe_keyspace` reports it; for a later
+    /// type its full type string (§4.5).
     pub fn class_name(self) -> String {
-        format!("{MARSHAL_PACKAGE}{}", self.short_name())
+        match self {
+            Comparator::Later(t) => t.class_name(),
+            _ => format!("{MARSHAL_PACKAGE}{}", self.short_name()),
+        }
+    }
+
+    /// The type as ilion's own messages name it: short class names with parameters.
+    pub fn short_string(self) -> String {
+        match self {
+            Comparator::Later(t) => t.short_string(),
+            _ => self.short_name().to_string(),
+        }
     }
 
     /// Checks a name or slice bound as 0.6's `AbstractType.validate` does; the error is the
@@ -108,11 +193,16 @@ impl Comparator {
                 16 => Err("Invalid version for TimeUUID type.".to_string()),
                 n => Err(format!("TimeUUID should be 16 or 0 bytes ({n})")),
             },
+            Comparator::Later(t) => t.validate(name),
         }
     }
 
     /// The total order of names under this comparator (`docs/api.md#comparators`).
     pub fn compare(self, a: &[u8], b: &[u8]) -> Ordering {
+        if let Comparator::Later(t) = self {
+            // ReversedType puts the empty name last; the type knows.
+            return t.compare(a, b);
+        }
         match (a.is_empty(), b.is_empty()) {
             (true, true) => return Ordering::Equal,
             (true, false) => return Ordering::Less,
@@ -133,6 +223,8 @@ impl Comparator {
                 (Some(x), Some(y)) => x.cmp(&y).then_with(|| a.cmp(b)),
                 _ => a.cmp(b),
             },
+            // Reached only through the early return above; stated for completeness.
+            Comparator::Later(t) => t.compare(a, b),
         }
     }
 
@@ -154,6 +246,7 @@ impl Comparator {
                 Ok(u) => u.to_string(),
                 Err(_) => hex(name),
             },
+            Comparator::Later(t) => t.get_string(name),
         }
     }
 }
@@ -280,6 +373,43 @@ mod tests {
             c.compare(tie_a.as_bytes(), tie_b.as_bytes()),
             Ordering::Less
         );
+    }
+
+    #[test]
+    fn later_types_keep_their_variants_and_type_strings() {
+        let of = |s: &str| Comparator::of_type(&DataType::parse(s).unwrap());
+        // The six stay 0.6 comparators whichever way they are written.
+        assert_eq!(
+            of("org.apache.cassandra.db.marshal.LongType"),
+            Comparator::Long
+        );
+        assert_eq!(of("UTF8Type"), Comparator::Utf8);
+        let t = "CompositeType(IntegerType,DynamicCompositeType(z=>UUIDType,a=>AsciiType))";
+        let c = of(t);
+        assert!(matches!(c, Comparator::Later(_)));
+        assert_eq!(c, of(t), "interned types compare by value");
+        assert_eq!(c.short_name(), "CompositeType");
+        assert_eq!(
+            c.short_string(),
+            "CompositeType(IntegerType,DynamicCompositeType(a=>AsciiType,z=>UUIDType))"
+        );
+        for s in [
+            t,
+            "ReversedType(LongType)",
+            "LongType",
+            "DecimalType",
+            "BooleanType",
+        ] {
+            let json = serde_json::to_string(&of(s)).unwrap();
+            let back: Comparator = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, of(s), "{json}");
+        }
+        assert!(serde_json::from_str::<Comparator>("\"Nope(\"").is_err());
+        // Order, validation and text are the type's, the empty name last when reversed.
+        let r = of("ReversedType(Int32Type)");
+        assert_eq!(r.compare(b"", &[0, 0, 0, 1]), Ordering::Greater);
+        assert_eq!(r.validate(&[1]), Err("Expected 4 or 0 byte int (1)".into()));
+        assert_eq!(of("IntegerType").display(&[0xFF, 0x00]), "-256");
     }
 
     #[test]

@@ -90,7 +90,12 @@ impl Db {
             true => current.is_empty(),
             false => expected
                 .iter()
-                .all(|(name, value)| current.iter().any(|c| &c.name == name && &c.value == value)),
+                // By the comparator: the stored bytes of a name may differ from the expected.
+                .all(|(name, value)| {
+                    current.iter().any(|c| {
+                        cf.def.comparator.compare(&c.name, name).is_eq() && &c.value == value
+                    })
+                }),
         };
         if !holds {
             return Ok(CasOutcome {

@@ -4,6 +4,7 @@
 //! entirely (no range ghost) and does not count towards the row limit.
 
 use super::Db;
+use crate::comparator::Comparator;
 use crate::error::{Error, Result};
 use crate::model::{
     Column, ColumnOrSuper, ColumnParent, Comparison, KeyRange, KeySlice, Predicate, RowCondition,
@@ -49,7 +50,10 @@ impl Db {
                     ColumnOrSuper::Super(_) => None,
                 })
                 .collect();
-            if !conditions.iter().all(|c| meets(c, &found)) {
+            if !conditions
+                .iter()
+                .all(|c| meets(cf.def.comparator, c, &found))
+            {
                 continue;
             }
             let columns = self.slice_row(cf, &row, None, predicate)?;
@@ -64,10 +68,14 @@ impl Db {
     }
 }
 
-/// Whether the live columns `found` meet `condition`: a column of its name whose value
-/// compares as the condition says; a missing column meets nothing.
-fn meets(condition: &RowCondition, found: &[Column]) -> bool {
-    let Some(column) = found.iter().find(|c| c.name == condition.name) else {
+/// Whether the live columns `found` meet `condition`: a column of its name (under the
+/// comparator: a read returns the stored bytes, which may differ from the condition's)
+/// whose value compares as the condition says; a missing column meets nothing.
+fn meets(comparator: Comparator, condition: &RowCondition, found: &[Column]) -> bool {
+    let Some(column) = found
+        .iter()
+        .find(|c| comparator.compare(&c.name, &condition.name).is_eq())
+    else {
         return false;
     };
     let order = match &condition.value_type {
@@ -118,7 +126,7 @@ mod tests {
         for (op, expected) in table {
             let got: Vec<bool> = [b"a", b"m", b"z"]
                 .iter()
-                .map(|v| meets(&condition(op, *v), &found))
+                .map(|v| meets(Comparator::Bytes, &condition(op, *v), &found))
                 .collect();
             assert_eq!(got, expected, "{op:?}");
         }
@@ -127,15 +135,25 @@ mod tests {
     #[test]
     fn a_missing_column_meets_nothing_and_bytes_compare_unsigned() {
         assert!(!meets(
+            Comparator::Bytes,
             &condition(Comparison::Lt, b"z"),
             &[column(b"d", b"a")]
         ));
         assert!(meets(
+            Comparator::Bytes,
             &condition(Comparison::Gt, b"\x7f"),
             &[column(b"c", b"\x80")]
         ));
+        // The column is found by the comparator, whatever bytes the condition names it by.
+        let integer = Comparator::of_type(&crate::types::DataType::Integer);
+        let found = [column(b"\x00\x05", b"m")];
+        let mut by_other_bytes = condition(Comparison::Eq, b"m");
+        by_other_bytes.name = b"\x05".to_vec();
+        assert!(meets(integer, &by_other_bytes, &found));
+        assert!(!meets(Comparator::Bytes, &by_other_bytes, &found));
         // Shorter prefix first.
         assert!(meets(
+            Comparator::Bytes,
             &condition(Comparison::Lt, b"ab"),
             &[column(b"c", b"a")]
         ));

@@ -107,10 +107,12 @@ impl Db {
         name: &[u8],
     ) -> Result<Option<Column>> {
         let now = i64::from(self.now());
+        // The column comes back under the name it was written with, which may be other
+        // bytes than `name` that compare equal to it.
         Ok(self
             .store
-            .get_cell(cf.layout, row, super_column, name)?
-            .and_then(|cell| cell.into_column(name.to_vec(), now)))
+            .get_named_cell(cf.layout, row, super_column, name)?
+            .and_then(|(stored_name, cell)| cell.into_column(stored_name, now)))
     }
 
     /// Columns of a Standard row, or subcolumns of one super column.

@@ -19,10 +19,14 @@ use crate::model::{
     check_key_present, check_name_length, Cell, Change, NameLevel, RangeTombstone, RowMutation,
 };
 use crate::storage::{
-    stored_value_len, Ack, Catalog, CfLayout, EncodedRow, Entry, MarkerAt, RowSession, RowWrites,
-    StoredEntry, StoredValue,
+    canonical_name, stored_value_len, Ack, Catalog, CfLayout, EncodedRow, Entry, MarkerAt,
+    RowSession, RowWrites, StoredEntry, StoredValue,
 };
 use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// Where a column version goes: its super column (None at the top) and its name, both
+/// canonical (`storage::canonical_name`).
+type CellKey = (Option<Vec<u8>>, Vec<u8>);
 
 /// The changes of one request to one column family of one row, reconciled among themselves.
 #[derive(Default)]
@@ -31,22 +35,42 @@ struct Delta {
     super_tombstones: BTreeMap<Vec<u8>, i64>,
     /// Range tombstones over the row's names (None) or one super column's subcolumns.
     ranges: Vec<(Option<Vec<u8>>, RangeTombstone)>,
-    cells: BTreeMap<(Option<Vec<u8>>, Vec<u8>), Cell>,
+    /// Keyed by the canonical names (one column per name under the comparator, as stored);
+    /// each version keeps the name bytes it was written with.
+    cells: BTreeMap<CellKey, (Vec<u8>, Cell)>,
 }
 
 impl Delta {
-    fn add_cell(&mut self, super_column: Option<Vec<u8>>, name: Vec<u8>, cell: Cell, now: u32) {
-        match self.cells.entry((super_column, name)) {
+    fn add_cell(
+        &mut self,
+        cf: CfRef<'_>,
+        super_column: Option<Vec<u8>>,
+        name: Vec<u8>,
+        cell: Cell,
+        now: u32,
+    ) {
+        let super_column = super_column.map(|sc| canonical(cf.def.comparator, sc));
+        let key_name = match canonical_name(cf.def.comparator_for(super_column.is_some()), &name) {
+            Some(canonical) => canonical,
+            None => name.clone(),
+        };
+        match self.cells.entry((super_column, key_name)) {
             std::collections::btree_map::Entry::Vacant(slot) => {
-                slot.insert(cell);
+                slot.insert((name, cell));
             }
             std::collections::btree_map::Entry::Occupied(mut slot) => {
-                if Cell::supersedes(&cell, slot.get(), i64::from(now)) {
-                    slot.insert(cell);
+                if Cell::supersedes(&cell, &slot.get().1, i64::from(now)) {
+                    slot.insert((name, cell));
                 }
             }
         }
     }
+}
+
+/// The bytes a name is stored and read back as when no version keeps its own
+/// (`storage::canonical_name`): `name` itself except under a few later comparators.
+fn canonical(comparator: Comparator, name: Vec<u8>) -> Vec<u8> {
+    canonical_name(comparator, &name).unwrap_or(name)
 }
 
 /// True when a version with timestamp `ts` is hidden by a deletion at `deleted_at`.
@@ -324,7 +348,7 @@ fn plan(
         dels.delete_super(store, cf, row, &name, t, now)?;
     }
 
-    for ((super_column, name), cell) in delta.cells {
+    for ((super_column, key_name), (name, cell)) in delta.cells {
         let super_column = super_column.as_deref();
         let deleted_at = dels.cell_deleted_at(store, cf, row, super_column, &name)?;
         if hidden(deleted_at, cell.timestamp()) {
@@ -333,8 +357,8 @@ fn plan(
         // Only a mutation that removed something pays for the check.
         let gone = !removed.is_empty()
             && removed.contains(&match super_column {
-                None => Entry::Column(name.clone()),
-                Some(sc) => Entry::SubColumn(sc.to_vec(), name.clone()),
+                None => Entry::Column(key_name),
+                Some(sc) => Entry::SubColumn(sc.to_vec(), key_name),
             });
         let stored = match new_row || gone {
             true => None,
@@ -481,7 +505,7 @@ fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: Change, now: u32) -> Res
                 return Err(Error::invalid("ttl must be positive"));
             }
             let cell = Cell::written(column.value, column.timestamp, column.ttl, now.into());
-            delta.add_cell(super_column, column.name, cell, now);
+            delta.add_cell(cf, super_column, column.name, cell, now);
         }
         Change::DeleteColumn {
             super_column,
@@ -493,13 +517,14 @@ fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: Change, now: u32) -> Res
                 timestamp,
                 local_deletion_time: now,
             };
-            delta.add_cell(super_column, name, cell, now);
+            delta.add_cell(cf, super_column, name, cell, now);
         }
         Change::DeleteSuper { name, timestamp } => {
             if !def.is_super() {
                 return Err(shape_error());
             }
             check_name(def.comparator, &name, NameLevel::SuperColumn)?;
+            let name = canonical(def.comparator, name);
             let slot = delta.super_tombstones.entry(name).or_insert(timestamp);
             *slot = (*slot).max(timestamp);
         }
@@ -537,6 +562,8 @@ fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: Change, now: u32) -> Res
                 timestamp,
                 local_deletion_time: now,
             };
+            // One marker per super column, whatever equal bytes name it.
+            let super_column = super_column.map(|sc| canonical(def.comparator, sc));
             delta.ranges.push((super_column, range));
         }
         Change::DeleteRow { timestamp } => {

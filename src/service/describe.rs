@@ -224,6 +224,27 @@ mod tests {
     }
 
     #[test]
+    fn compare_with_is_the_full_type_string_of_a_later_comparator() {
+        let t = crate::types::DataType::parse("CompositeType(UTF8Type,ReversedType(LongType))")
+            .unwrap();
+        let cf = CfDef {
+            name: "Comp".into(),
+            column_type: crate::config::ColumnType::Super,
+            comparator: crate::comparator::Comparator::of_type(&t),
+            subcomparator: Some(crate::comparator::Comparator::Long),
+            comment: Some("c".into()),
+            later: Default::default(),
+        };
+        let m = "org.apache.cassandra.db.marshal.";
+        let described = describe_cf("Ks", &cf);
+        assert_eq!(
+            described["CompareWith"],
+            format!("{m}CompositeType({m}UTF8Type,{m}ReversedType({m}LongType))")
+        );
+        assert_eq!(described["CompareSubcolumnsWith"], format!("{m}LongType"));
+    }
+
+    #[test]
     fn shared_rings_of_the_later_partitioners_split_evenly() {
         assert_eq!(ends(Partitioner::Murmur3, 2), ["-9223372036854775808", "0"]);
         assert_eq!(

@@ -25,14 +25,7 @@ fn invalid<T>(why: impl Into<String>) -> Result<T> {
 
 /// The later type of a 0.6 comparator: the same order and a superset of its names.
 pub(crate) fn later_type(comparator: Comparator) -> DataType {
-    match comparator {
-        Comparator::Bytes => DataType::Bytes,
-        Comparator::Ascii => DataType::Ascii,
-        Comparator::Utf8 => DataType::Utf8,
-        Comparator::Long => DataType::Long,
-        Comparator::LexicalUuid => DataType::LexicalUuid,
-        Comparator::TimeUuid => DataType::TimeUuid,
-    }
+    comparator.data_type()
 }
 
 impl Dialect {
@@ -50,7 +43,8 @@ impl Dialect {
         comparator: Comparator,
         name: &[u8],
     ) -> std::result::Result<(), String> {
-        if self == Dialect::Later {
+        // A later type's own check is the whole check, in either API (§9).
+        if self == Dialect::Later && !matches!(comparator, Comparator::Later(_)) {
             later_type(comparator).validate(name)?;
         }
         comparator.validate(name)
@@ -185,5 +179,52 @@ impl Dialect {
             }
             _ => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::ColumnType;
+
+    fn cf_of(type_string: &str) -> CfDef {
+        CfDef {
+            name: "C".into(),
+            column_type: ColumnType::Standard,
+            comparator: Comparator::of_type(&DataType::parse(type_string).unwrap()),
+            subcomparator: None,
+            comment: None,
+            later: Default::default(),
+        }
+    }
+
+    fn why(dialect: Dialect, cf: &CfDef, name: &[u8]) -> String {
+        match dialect.validate_names(cf, None, &[name]) {
+            Err(Error::InvalidRequest(why)) => why,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn both_apis_check_a_later_comparators_names_with_its_texts() {
+        let ints = cf_of("Int32Type");
+        let comp = cf_of("CompositeType(LongType)");
+        for dialect in [Dialect::V06, Dialect::Later] {
+            assert_eq!(why(dialect, &ints, &[1, 2]), "Expected 4 or 0 byte int (2)");
+            assert!(dialect
+                .validate_names(&ints, None, &[[0u8, 0, 0, 7]])
+                .is_ok());
+            assert_eq!(
+                why(dialect, &comp, &[0, 1, 5, 0]),
+                "Expected 8 or 0 byte long (1)"
+            );
+        }
+        // The six keep 0.6's texts in the 0.6 API.
+        let long = cf_of("LongType");
+        assert_eq!(why(Dialect::V06, &long, &[1]), "A long is exactly 8 bytes");
+        assert_eq!(
+            why(Dialect::Later, &long, &[1]),
+            "Expected 8 or 0 byte long (1)"
+        );
     }
 }

@@ -1,8 +1,9 @@
 //! The later API's CfDef turned into a column-family definition (`docs/api-later.md#schema`,
 //! spec §5.3–§5.5): conversion with its defaults and checks in 2.2's order, then `validate`,
-//! ilion's own limits (G18, G19, G24), and what an update may change. Comparators must be one
-//! of the six types storage orders names by (the 0.6 ones); the others are refused as not
-//! supported yet. Validators may be any type: they only check values.
+//! ilion's own limits (G18, G19, G24), and what an update may change. Comparators may be any
+//! later type; the six 0.6 ones keep their 0.6 comparators (`Comparator::of_type`), so a CF
+//! created here and one from storage-conf.xml store names alike. Validators may be any type:
+//! they only check values.
 
 use super::validation::later_type;
 use crate::comparator::Comparator;
@@ -51,11 +52,6 @@ fn parse_type(s: Option<&str>) -> Result<DataType> {
         None => Ok(DataType::Bytes),
         Some(s) => DataType::parse(s),
     }
-}
-
-/// The 0.6 comparator a later type stands for, if storage can order names by it.
-fn storage_comparator(t: &DataType) -> Option<Comparator> {
-    Comparator::ALL.into_iter().find(|c| later_type(*c) == *t)
 }
 
 fn has_counter(t: &DataType) -> bool {
@@ -254,8 +250,8 @@ pub(super) fn validate(
     if counter_cf {
         return invalid("counter column families are not supported by ilion yet");
     }
-    let comparator_06 = supported(&comparator)?;
-    let subcomparator_06 = subcomparator.as_ref().map(supported).transpose()?;
+    let comparator_06 = Comparator::of_type(&comparator);
+    let subcomparator_06 = subcomparator.as_ref().map(Comparator::of_type);
     let caching = caching(def.caching.as_deref())?;
     let cells = def
         .cells_per_row_to_cache
@@ -296,16 +292,6 @@ pub(super) fn validate(
             min_index_interval: min_index,
             max_index_interval: max_index,
         },
-    })
-}
-
-/// The comparator storage orders names by, or the refusal of a type it cannot yet.
-fn supported(t: &DataType) -> Result<Comparator> {
-    storage_comparator(t).ok_or_else(|| {
-        Error::invalid(format!(
-            "{} is not supported by ilion yet",
-            t.short_string()
-        ))
     })
 }
 
@@ -481,8 +467,8 @@ pub(super) fn check_update(old: &CfDef, new: &CfDef) -> Result<()> {
                 return invalid(format!(
                     "Column family comparators do not match or are not compatible (found {}; \
                      expected {}).",
-                    now.short_name(),
-                    was.short_name()
+                    now.short_string(),
+                    was.short_string()
                 ));
             }
         }

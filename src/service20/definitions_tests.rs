@@ -143,6 +143,26 @@ fn type_strings_are_kept_as_full_class_names() {
         format!("{MARSHAL}ReversedType({MARSHAL}Int32Type)")
     );
     assert_eq!(cf.later.speculative_retry, "99.0PERCENTILE");
+    // Later comparators are kept whole and reported in the exact §4.5 form.
+    d.comparator_type = Some(
+        " CompositeType( UTF8Type ,ReversedType(LongType), DynamicCompositeType(z=>UUIDType,a=>BytesType))"
+            .into(),
+    );
+    d.subcomparator_type = Some("LongType(reversed=true)".into());
+    d.column_metadata = None;
+    let cf = column_family(&d, None, &Schema::default()).unwrap();
+    assert_eq!(
+        cf.comparator.class_name(),
+        format!(
+            "{MARSHAL}CompositeType({MARSHAL}UTF8Type,{MARSHAL}ReversedType({MARSHAL}LongType),\
+             {MARSHAL}DynamicCompositeType(a=>{MARSHAL}BytesType,z=>{MARSHAL}UUIDType))"
+        )
+    );
+    assert_eq!(
+        cf.subcomparator.map(Comparator::class_name),
+        Some(format!("{MARSHAL}ReversedType({MARSHAL}LongType)"))
+    );
+    d.comparator_type = Some("UTF8Type".into());
     // A Standard CF ignores the subcomparator.
     d.column_type = None;
     d.subcomparator_type = Some("Nope".into());
@@ -177,11 +197,20 @@ fn refusals_come_in_2_2_order() {
     d.gc_grace_seconds = Some(-1);
     assert_eq!(why(&d), "gc_grace_seconds must be non-negative");
     d.gc_grace_seconds = None;
-    assert_eq!(why(&d), "IntegerType is not supported by ilion yet");
-    d.comparator_type = Some("CompositeType(UTF8Type)".into());
+    // Every later comparator is served; the CQL-only types (G18) and a composite without
+    // components (F9) are not.
+    let schema = Schema::default();
+    let accepted = column_family(&d, None, &schema).unwrap();
+    assert_eq!(
+        accepted.comparator.class_name(),
+        format!("{MARSHAL}IntegerType")
+    );
+    d.comparator_type = Some("ShortType".into());
+    assert_eq!(why(&d), "ShortType is not supported by ilion");
+    d.comparator_type = Some("CompositeType".into());
     assert_eq!(
         why(&d),
-        "CompositeType(UTF8Type) is not supported by ilion yet"
+        "CompositeType requires at least one component type"
     );
     d.comparator_type = None;
     d.default_validation_class = Some("CounterColumnType".into());

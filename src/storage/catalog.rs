@@ -11,6 +11,7 @@ use crate::comparator::Comparator;
 use crate::config::{CfDef, KeyspaceDef, Schema, SYSTEM_KEYSPACE};
 use crate::error::{Error, Result};
 use crate::partitioner::{Partitioner, Token};
+use crate::types::DataType;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Bound;
@@ -57,19 +58,31 @@ fn schema_key() -> Vec<u8> {
     meta_key(b"schema")
 }
 
-/// How a CF is recorded: `Standard CompareWith` or `Super CompareWith/CompareSubcolumnsWith`.
+/// How a CF is recorded: `Standard CompareWith` or `Super CompareWith/CompareSubcolumnsWith`
+/// (a later type by its short type string, which holds neither blanks nor `/`).
 fn describe(comparator: Comparator, subcomparator: Option<Comparator>) -> String {
     match subcomparator {
-        None => format!("Standard {}", comparator.short_name()),
-        Some(sub) => format!("Super {}/{}", comparator.short_name(), sub.short_name()),
+        None => format!("Standard {}", comparator.short_string()),
+        Some(sub) => format!("Super {}/{}", comparator.short_string(), sub.short_string()),
     }
 }
 
-/// Whether names written under `old` are stored exactly as `new` would store them (the
-/// Bytes, Ascii and UTF-8 comparators share one encoding), so the comparator may change.
+/// Whether names written under `old` are stored exactly as `new` would store them, so the
+/// comparator may change: the Bytes, Ascii and UTF-8 comparators share one encoding, and a
+/// CompositeType may gain components after its own (a component's encoding does not depend
+/// on the ones after it). Other later types stay as they are: DateType and TimestampType,
+/// say, order alike only for positive dates, and a DynamicCompositeType's aliases decide the
+/// bytes a name decodes to.
 pub fn same_encoding(old: Comparator, new: Comparator) -> bool {
     let raw = |c| matches!(c, Comparator::Bytes | Comparator::Ascii | Comparator::Utf8);
-    old == new || (raw(old) && raw(new))
+    let extended = match (old, new) {
+        (
+            Comparator::Later(DataType::Composite(was)),
+            Comparator::Later(DataType::Composite(now)),
+        ) => now.starts_with(was),
+        _ => false,
+    };
+    old == new || (raw(old) && raw(new)) || extended
 }
 
 fn parse_id(bytes: &[u8]) -> Result<u32> {
@@ -360,7 +373,7 @@ fn compatible(recorded: &str, cf: &CfDef) -> bool {
     let mut names = names.splitn(2, '/');
     let level = |name: Option<&str>, now: Option<Comparator>| match (name, now) {
         (Some(n), Some(c)) => {
-            Comparator::from_class_name(n).is_some_and(|old| same_encoding(old, c))
+            Comparator::from_type_string(n).is_ok_and(|old| same_encoding(old, c))
         }
         (None, None) => true,
         _ => false,

@@ -11,6 +11,8 @@
 //! | LexicalUUIDType name | 16 bytes, top bits of bytes 0 and 8 flipped | two signed halves |
 //! | TimeUUIDType name | 8 timestamp bytes in comparison order, then the 16 raw bytes | time, then
 //! bytes |
+//! | any later comparator (`Comparator::Later`) | the type's encoding, `DataType::encode` | its
+//! order, prefix-free; names that compare equal share it (see `rows::original`) |
 //! | OPP key | CESU-8 (supplementary chars as two 3-byte surrogates), escaped | UTF-16 unit order |
 
 use crate::comparator::{time_uuid_order_key, Comparator};
@@ -127,6 +129,13 @@ pub fn put_name(out: &mut Vec<u8>, comparator: Comparator, name: &[u8], last: bo
             }
             out.extend_from_slice(name);
         }
+        // The type's own order-preserving encoding; it is prefix-free, so `last` does not
+        // matter. Names and bounds reach storage validated; should an invalid one slip
+        // through, it gets its escaped bytes (some place in the order, never a panic).
+        Comparator::Later(t) => match t.encode(name) {
+            Ok(enc) => out.extend_from_slice(&enc),
+            Err(_) => put_escaped(out, name),
+        },
     }
 }
 
@@ -150,6 +159,11 @@ pub fn take_name(input: &[u8], comparator: Comparator, last: bool) -> Option<(Ve
         Comparator::TimeUuid => {
             let name = input.get(8..24)?;
             Some((name.to_vec(), &input[24..]))
+        }
+        Comparator::Later(t) => {
+            let mut rest = input;
+            let name = t.decode_prefix(&mut rest).ok()?;
+            Some((name, rest))
         }
     }
 }

@@ -48,8 +48,8 @@ pub use packed::{Packing, MAX_CHUNK_BYTES};
 pub use recovery::Attempt;
 pub use redis_cluster::{RedisEngine, RedisOptions};
 pub use rows::{
-    stored_value_len, EncodedRow, Marker, MarkerAt, NameRange, RowSpan, RowWrites, StoredEntry,
-    StoredSize, StoredValue, SuperEntry,
+    canonical_name, stored_value_len, EncodedRow, Marker, MarkerAt, NameRange, RowSpan, RowWrites,
+    StoredEntry, StoredSize, StoredValue, SuperEntry,
 };
 pub use sled_engine::SledEngine;
 pub use store::{RowSession, Store};

@@ -2,8 +2,8 @@
 //! type strings, validation of values with Cassandra's messages, Cassandra's order, the
 //! text forms (`getString`/`fromString`) and an order-preserving, prefix-free byte encoding
 //! whose unsigned byte order equals the compare order (`docs/types.md`). Pure functions, no
-//! I/O. This is the foundation of the later API of issue 11 and is not yet reachable from
-//! the wire; the 0.6 API keeps using [`crate::comparator`].
+//! I/O. A column family whose comparator is none of the six 0.6 types carries its type as
+//! [`crate::comparator::Comparator::Later`], and storage keys its names by `encode`.
 
 mod composite;
 mod date;
@@ -19,7 +19,7 @@ mod uuids;
 mod varint;
 
 #[cfg(test)]
-mod proptests;
+pub(crate) mod proptests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -267,19 +267,24 @@ impl DataType {
     /// Bytes that are not an encoding of this type are reported as corruption.
     pub fn decode(&self, enc: &[u8]) -> crate::Result<Vec<u8>> {
         let mut input = enc;
-        let v = self
-            .decode_from(&mut input)
-            .map_err(crate::Error::Corrupt)?;
-        if let Err(why) = self.validate(&v) {
-            return Err(crate::Error::Corrupt(format!(
-                "decoded {} name is invalid: {why}",
-                self.short_name()
-            )));
-        }
+        let v = self.decode_prefix(&mut input)?;
         if !input.is_empty() {
             return Err(crate::Error::Corrupt(format!(
                 "{} trailing bytes after a {} name",
                 input.len(),
+                self.short_name()
+            )));
+        }
+        Ok(v)
+    }
+
+    /// [`DataType::decode`] of the encoding at the front of `input`, which is advanced past
+    /// it (storage keys continue after a name).
+    pub fn decode_prefix(&self, input: &mut &[u8]) -> crate::Result<Vec<u8>> {
+        let v = self.decode_from(input).map_err(crate::Error::Corrupt)?;
+        if let Err(why) = self.validate(&v) {
+            return Err(crate::Error::Corrupt(format!(
+                "decoded {} name is invalid: {why}",
                 self.short_name()
             )));
         }

@@ -37,7 +37,7 @@ fn simple_type() -> impl Strategy<Value = DataType> {
 }
 
 /// Random types up to three levels deep.
-fn any_type() -> impl Strategy<Value = DataType> {
+pub(crate) fn any_type() -> impl Strategy<Value = DataType> {
     simple_type().prop_recursive(3, 16, 3, |inner| {
         prop_oneof![
             vec(inner.clone(), 1..4).prop_map(DataType::Composite),
@@ -203,7 +203,7 @@ fn dynamic_of(aliases: &BTreeMap<u8, DataType>) -> BoxedStrategy<Vec<u8>> {
 }
 
 /// A type with two of its values.
-fn type_and_values() -> impl Strategy<Value = (DataType, Vec<u8>, Vec<u8>)> {
+pub(crate) fn type_and_values() -> impl Strategy<Value = (DataType, Vec<u8>, Vec<u8>)> {
     any_type().prop_flat_map(|t| {
         let v = value_of(&t);
         (Just(t), v.clone(), v)

@@ -266,8 +266,10 @@ def test_column_family_texts(client, fresh):
         "gc_grace_seconds must be non-negative"
     assert why(add, cf_def(fresh, "C", default_time_to_live=630720001)) == \
         "default_time_to_live must be between 0 and 630720000"
-    assert why(add, cf_def(fresh, "C", comparator_type="IntegerType")) == \
-        "IntegerType is not supported by ilion yet"
+    assert why(add, cf_def(fresh, "C", comparator_type="ShortType")) == \
+        "ShortType is not supported by ilion"
+    assert why(add, cf_def(fresh, "C", comparator_type="CompositeType")) == \
+        "CompositeType requires at least one component type"
     assert why(add, cf_def("Nowhere", "C")) == \
         "Cannot add table 'C' to non existing keyspace 'Nowhere'."
     assert why(add, cf_def(fresh, "Cf")) == \

@@ -12,6 +12,7 @@ const KS: &str = "Keyspace1";
 
 mod atomic;
 mod cas;
+mod comparators;
 mod paged;
 mod schema;
 mod truncate;

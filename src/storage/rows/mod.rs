@@ -6,18 +6,22 @@
 //! Writes go through a [`RowSession`]: one per row mutation, or one per atomic batch of
 //! several rows ([`Store::batch_session`]); [`Store::truncate`] empties a column family.
 
+mod original;
 mod ranges;
 
+pub use original::canonical_name;
 pub use ranges::RowSpan;
 
 use super::engine::{Batch, Scan};
 use super::keys::{encode_row, name_bounds, prefix_upper, CfLayout, Entry};
 use super::store::{RowSession, Store};
-use super::values::{decode_cell, decode_marker, encode_cell, encode_marker};
+use super::values::{decode_marker, encode_marker};
 use super::Ack;
+use crate::comparator::Comparator;
 use crate::error::{Error, Result};
 use crate::model::{Cell, SliceRange};
 use crate::partitioner::Partitioner;
+use original::{decode_named_cell, encode_named_cell};
 use std::ops::Bound;
 
 pub use super::values::{stored_value_len, Marker};
@@ -168,7 +172,9 @@ fn stored_entry(layout: &CfLayout, key: Vec<u8>, raw: Vec<u8>) -> Option<Result<
         Entry::RowTombstone | Entry::SuperTombstone(_) => {
             decode_marker(&raw).map(StoredValue::Marker)
         }
-        Entry::Column(_) | Entry::SubColumn(..) => decode_cell(&raw).map(StoredValue::Cell),
+        Entry::Column(_) | Entry::SubColumn(..) => {
+            decode_named_cell(&raw).map(|(_, cell)| StoredValue::Cell(cell))
+        }
     };
     Some(value.map(|value| StoredEntry {
         row_key: decoded.row_key,
@@ -189,6 +195,14 @@ fn cell_key(
     match super_column {
         None => layout.column_key(row.bytes(), name),
         Some(sc) => layout.subcolumn_key(row.bytes(), sc, name),
+    }
+}
+
+/// The comparator of the names at one level: the row's, or a super column's subcolumns'.
+fn level_comparator(layout: &CfLayout, super_column: Option<&[u8]>) -> Comparator {
+    match super_column {
+        None => layout.comparator,
+        Some(_) => layout.subcomparator.unwrap_or(layout.comparator),
     }
 }
 
@@ -213,7 +227,31 @@ impl Store {
         name: &[u8],
     ) -> Result<Option<Cell>> {
         let key = cell_key(layout, row, super_column, name);
-        self.get(&key)?.map(|v| decode_cell(&v)).transpose()
+        self.get(&key)?
+            .map(|v| decode_named_cell(&v).map(|(_, cell)| cell))
+            .transpose()
+    }
+
+    /// The stored version of a column (`super_column` None) or subcolumn named like `name`,
+    /// with the name it was written under — which may be other bytes than `name` that
+    /// compare equal to it (`original`).
+    pub fn get_named_cell(
+        &self,
+        layout: &CfLayout,
+        row: &EncodedRow,
+        super_column: Option<&[u8]>,
+        name: &[u8],
+    ) -> Result<Option<(Vec<u8>, Cell)>> {
+        let key = cell_key(layout, row, super_column, name);
+        let Some(raw) = self.get(&key)? else {
+            return Ok(None);
+        };
+        let (original, cell) = decode_named_cell(&raw)?;
+        let comparator = level_comparator(layout, super_column);
+        let name = original
+            .or_else(|| canonical_name(comparator, name))
+            .unwrap_or_else(|| name.to_vec());
+        Ok(Some((name, cell)))
     }
 
     /// The versions of a Standard row's columns (`super_column` None) or of one super
@@ -236,10 +274,13 @@ impl Store {
         let prefix_len = prefix.len();
         self.scan(lower, upper, range.reversed).map(move |item| {
             let (key, value) = item?;
-            let cell = decode_cell(&value)?;
-            let name = layout
-                .name_after(&key, prefix_len, comparator)
-                .ok_or_else(|| corrupt_key(layout))?;
+            let (original, cell) = decode_named_cell(&value)?;
+            let name = match original {
+                Some(name) => name,
+                None => layout
+                    .name_after(&key, prefix_len, comparator)
+                    .ok_or_else(|| corrupt_key(layout))?,
+            };
             Ok((name, cell))
         })
     }
@@ -262,11 +303,14 @@ impl Store {
                 .ok_or_else(|| corrupt_key(layout))?;
             Ok(match sub {
                 None => SuperEntry::Marker { super_column },
-                Some(name) => SuperEntry::Cell {
-                    super_column,
-                    name,
-                    cell: decode_cell(&value)?,
-                },
+                Some(name) => {
+                    let (original, cell) = decode_named_cell(&value)?;
+                    SuperEntry::Cell {
+                        super_column,
+                        name: original.unwrap_or(name),
+                        cell,
+                    }
+                }
             })
         })
     }
@@ -391,7 +435,9 @@ impl RowSession<'_> {
         name: &[u8],
     ) -> Result<Option<Cell>> {
         let key = cell_key(layout, row, super_column, name);
-        self.get(&key)?.map(|v| decode_cell(&v)).transpose()
+        self.get(&key)?
+            .map(|v| decode_named_cell(&v).map(|(_, cell)| cell))
+            .transpose()
     }
 
     /// The deletion marker at `at`, if any.
@@ -484,7 +530,8 @@ pub struct RowWrites {
 }
 
 impl RowWrites {
-    /// Stores a version of a column (`super_column` None) or subcolumn.
+    /// Stores a version of a column (`super_column` None) or subcolumn; its name's own bytes
+    /// are kept when they are not the canonical ones (`original`).
     pub fn put_cell(
         &mut self,
         layout: &CfLayout,
@@ -493,7 +540,9 @@ impl RowWrites {
         name: &[u8],
         cell: &Cell,
     ) -> StoredSize {
-        let (key, value) = (cell_key(layout, row, super_column, name), encode_cell(cell));
+        let comparator = level_comparator(layout, super_column);
+        let key = cell_key(layout, row, super_column, name);
+        let value = encode_named_cell(comparator, name, cell);
         let size = StoredSize {
             key: key.len(),
             value: value.len(),
@@ -540,7 +589,8 @@ impl CfLayout {
     /// write them to a bare engine to compare against.
     pub fn column_entry(&self, row_key: &[u8], name: &[u8], cell: &Cell) -> (Vec<u8>, Vec<u8>) {
         let row = EncodedRow::new(self.partitioner, row_key);
-        (cell_key(self, &row, None, name), encode_cell(cell))
+        let value = encode_named_cell(self.comparator, name, cell);
+        (cell_key(self, &row, None, name), value)
     }
 }
 
