@@ -46,7 +46,7 @@ impl Db {
                 .into_iter()
                 .filter_map(|item| match item {
                     ColumnOrSuper::Column(c) => Some(c),
-                    ColumnOrSuper::Super(_) => None,
+                    _ => None,
                 })
                 .collect();
             if !conditions.iter().all(|c| meets(c, &found)) {

@@ -18,6 +18,19 @@ fn sorted_names(names: &[Vec<u8>], comparator: Comparator) -> Vec<&[u8]> {
     sorted
 }
 
+/// What a read of `cf` answers with `found`: a counter CF's results in their counter forms
+/// (`ColumnOrSuper::into_counters`), another CF's unchanged. Reads collect counters in
+/// their column form, so slicing, paging and counting work alike for both kinds.
+pub(super) fn answer(cf: CfRef<'_>, found: Vec<ColumnOrSuper>) -> Result<Vec<ColumnOrSuper>> {
+    match cf.def.is_counter() {
+        true => found
+            .into_iter()
+            .map(ColumnOrSuper::into_counters)
+            .collect(),
+        false => Ok(found),
+    }
+}
+
 impl Db {
     /// `get`: one column, one subcolumn, or a whole super column; NotFound when nothing live.
     pub fn get(
@@ -40,7 +53,11 @@ impl Db {
             (None, None) => return Err(Error::invalid("column parameter is not optional")),
         };
         crate::metrics::rows_read(keyspace, column_family, started, 1, found.is_some().into());
-        found.ok_or(Error::NotFound)
+        let found = found.ok_or(Error::NotFound)?;
+        match cf.def.is_counter() {
+            true => found.into_counters(),
+            false => Ok(found),
+        }
     }
 
     /// `get_slice`: the predicate's columns of one row (or of one super column in it).
@@ -68,8 +85,21 @@ impl Db {
             .len())
     }
 
-    /// A slice of one encoded row; shared by single-row and range reads.
+    /// A slice of one encoded row; shared by single-row and range reads. A counter CF's
+    /// results come in their counter forms.
     pub(crate) fn slice_row(
+        &self,
+        cf: CfRef<'_>,
+        row: &EncodedRow,
+        super_column: Option<&[u8]>,
+        predicate: &Predicate,
+    ) -> Result<Vec<ColumnOrSuper>> {
+        let found = self.slice_cells(cf, row, super_column, predicate)?;
+        answer(cf, found)
+    }
+
+    /// [`Db::slice_row`] with counters still in their column form.
+    fn slice_cells(
         &self,
         cf: CfRef<'_>,
         row: &EncodedRow,
@@ -165,7 +195,7 @@ impl Db {
             .into_iter()
             .filter_map(|c| match c {
                 ColumnOrSuper::Column(c) => Some(c),
-                ColumnOrSuper::Super(_) => None,
+                _ => None,
             })
             .collect();
         Ok((!columns.is_empty()).then(|| SuperColumn {

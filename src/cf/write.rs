@@ -35,13 +35,17 @@ struct Delta {
 }
 
 impl Delta {
+    /// Adds one version; two increments of one counter add up, otherwise the reconcile rule
+    /// keeps one (a counter deleted in the same batch stays deleted, whatever the order).
     fn add_cell(&mut self, super_column: Option<Vec<u8>>, name: Vec<u8>, cell: Cell, now: u32) {
         match self.cells.entry((super_column, name)) {
             std::collections::btree_map::Entry::Vacant(slot) => {
                 slot.insert(cell);
             }
             std::collections::btree_map::Entry::Occupied(mut slot) => {
-                if Cell::supersedes(&cell, slot.get(), i64::from(now)) {
+                if let Some(sum) = slot.get().add_counter(&cell) {
+                    slot.insert(sum);
+                } else if Cell::supersedes(&cell, slot.get(), i64::from(now)) {
                     slot.insert(cell);
                 }
             }
@@ -340,9 +344,16 @@ fn plan(
             true => None,
             false => store.get_cell(layout, row, super_column, &name)?,
         };
-        if stored
-            .as_ref()
-            .is_none_or(|old| Cell::supersedes(&cell, old, i64::from(now)))
+        // An increment adds to the stored total; it never replaces a tombstone (a counter
+        // reconciles at the lowest timestamp), so a deleted counter stays deleted.
+        let (cell, summed) = match stored.as_ref().and_then(|old| old.add_counter(&cell)) {
+            Some(sum) => (sum, true),
+            None => (cell, false),
+        };
+        if summed
+            || stored
+                .as_ref()
+                .is_none_or(|old| Cell::supersedes(&cell, old, i64::from(now)))
         {
             let size = writes.put_cell(layout, row, super_column, &name, &cell);
             if let Some(old) = &stored {
@@ -382,7 +393,7 @@ fn plan(
 /// write counts as a tombstone written: the purge must look at it once it expires.
 fn count_cell(tally: &mut Tally, cell: &Cell, key_len: usize, sign: i64) {
     match cell {
-        Cell::Live { .. } => tally.live_columns += sign,
+        Cell::Live { .. } | Cell::Counter { .. } => tally.live_columns += sign,
         Cell::Expiring { .. } => {
             tally.live_columns += sign;
             if sign > 0 {
@@ -475,6 +486,12 @@ fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: Change, now: u32) -> Res
             column,
         } => {
             check_path(&super_column, &column.name)?;
+            if def.is_counter() {
+                return Err(Error::invalid(format!(
+                    "invalid operation for commutative table {}",
+                    def.name
+                )));
+            }
             // `service` checks the TTL's range; this keeps a direct caller from storing a
             // cell that is born expired.
             if column.ttl.is_some_and(|ttl| ttl <= 0) {
@@ -482,6 +499,20 @@ fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: Change, now: u32) -> Res
             }
             let cell = Cell::written(column.value, column.timestamp, column.ttl, now.into());
             delta.add_cell(super_column, column.name, cell, now);
+        }
+        Change::Add {
+            super_column,
+            name,
+            delta: total,
+        } => {
+            check_path(&super_column, &name)?;
+            if !def.is_counter() {
+                return Err(Error::invalid(format!(
+                    "invalid operation for non commutative table {}",
+                    def.name
+                )));
+            }
+            delta.add_cell(super_column, name, Cell::Counter { total }, now);
         }
         Change::DeleteColumn {
             super_column,
