@@ -12,6 +12,7 @@ const KS: &str = "Keyspace1";
 
 mod atomic;
 mod cas;
+mod counters;
 mod paged;
 mod schema;
 mod truncate;
@@ -31,6 +32,12 @@ fn cf(name: &str, comparator: Comparator, sub: Option<Comparator>) -> CfDef {
     }
 }
 
+/// `def` as a counter CF.
+fn counter_cf(mut def: CfDef) -> CfDef {
+    def.later.default_validation_class = crate::config::COUNTER_TYPE.into();
+    def
+}
+
 fn schema() -> Arc<Schema> {
     let cfs = [
         cf("Standard1", Comparator::Bytes, None),
@@ -38,6 +45,12 @@ fn schema() -> Arc<Schema> {
         cf("StdLong", Comparator::Long, None),
         cf("Super1", Comparator::Bytes, Some(Comparator::Bytes)),
         cf("SuperTime", Comparator::TimeUuid, Some(Comparator::Utf8)),
+        counter_cf(cf("Counter1", Comparator::Bytes, None)),
+        counter_cf(cf(
+            "SuperCounter1",
+            Comparator::Bytes,
+            Some(Comparator::Bytes),
+        )),
     ];
     let ks = KeyspaceDef {
         name: KS.into(),
@@ -157,6 +170,7 @@ fn show(items: &[ColumnOrSuper]) -> Vec<String> {
             String::from_utf8_lossy(&c.value)
         )
     };
+    let counter = |c: &CounterColumn| format!("{}#{}", String::from_utf8_lossy(&c.name), c.value);
     items
         .iter()
         .map(|i| match i {
@@ -165,6 +179,12 @@ fn show(items: &[ColumnOrSuper]) -> Vec<String> {
                 "{}{{{}}}",
                 String::from_utf8_lossy(&s.name),
                 s.columns.iter().map(col).collect::<Vec<_>>().join(",")
+            ),
+            ColumnOrSuper::Counter(c) => counter(c),
+            ColumnOrSuper::CounterSuper(s) => format!(
+                "{}{{{}}}",
+                String::from_utf8_lossy(&s.name),
+                s.columns.iter().map(counter).collect::<Vec<_>>().join(",")
             ),
         })
         .collect()
