@@ -59,7 +59,7 @@ fn increments_add_up_and_wrap() {
         assert_eq!(total(&db, "k", "m"), Some(i64::MAX), "{name}: wraps back");
         assert_eq!(
             all(&db, "k"),
-            [format!("c#1"), format!("m#{}", i64::MAX)],
+            ["c#1".to_string(), format!("m#{}", i64::MAX)],
             "{name}"
         );
         let count = db.get_count(KS, b"k", &parent("Counter1", None)).unwrap();
