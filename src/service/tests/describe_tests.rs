@@ -305,13 +305,8 @@ fn counter_families_are_invisible_to_the_0_6_api() {
     assert!(described.contains_key("Standard1"));
     assert!(s.handle_describe_keyspaces().unwrap().contains(KS));
     let unconfigured = ire("unconfigured columnfamily Counters");
-    let got = outcome(s.handle_get_slice(
-        KS.into(),
-        "k".into(),
-        parent("Counters", None),
-        all(),
-        ONE,
-    ));
+    let got =
+        outcome(s.handle_get_slice(KS.into(), "k".into(), parent("Counters", None), all(), ONE));
     assert_eq!(got, unconfigured);
     let got = outcome(s.handle_insert(
         KS.into(),
