@@ -8,6 +8,7 @@ import uuid
 
 import pytest
 
+import ilion_harness
 from conftest import connect, ttypes
 
 CL = ttypes.ConsistencyLevel
@@ -271,3 +272,28 @@ def test_schema_checks(ks):
         assert why(lambda: ks.system_update_column_family(ttypes.CfDef(
             keyspace=ks_name, name=cf, default_validation_class=to))) == \
             "Cannot change a column family between counter and non-counter"
+
+
+def test_counters_and_their_deletions_survive_a_restart(tmp_path):
+    with ilion_harness.Server(directory=str(tmp_path), partitioner="RandomPartitioner") as s:
+        c, t = connect(s.later)
+        c.system_add_keyspace(ttypes.KsDef(
+            name="Kept", strategy_class="SimpleStrategy",
+            strategy_options={"replication_factor": "1"}, cf_defs=[ttypes.CfDef(
+                keyspace="Kept", name="Counters",
+                default_validation_class="CounterColumnType")]))
+        c.set_keyspace("Kept")
+        c.add(b"k", parent("Counters"), cc(b"a", 40), ONE)
+        c.add(b"k", parent("Counters"), cc(b"a", 2), ONE)
+        c.add(b"k", parent("Counters"), cc(b"gone", 1), ONE)
+        c.remove_counter(b"k", path("Counters", column=b"gone"), ONE)
+        t.close()
+        s.stop()
+        s.start()
+        c, t = connect(s.later)
+        c.set_keyspace("Kept")
+        assert value(c, b"k", b"a") == 42
+        c.add(b"k", parent("Counters"), cc(b"gone", 5), ONE)
+        row = c.get_slice(b"k", parent("Counters"), srange(), ONE)
+        assert [x.counter_column for x in row] == [cc(b"a", 42)], "still deleted after a restart"
+        t.close()
