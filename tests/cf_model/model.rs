@@ -43,6 +43,12 @@ fn merge(
     cell: Cell,
     now: i64,
 ) {
+    // Two increments of a counter add up; otherwise the reconcile rule (a counter's lowest
+    // timestamp makes every tombstone win over it).
+    if let Some(sum) = cells.get(&key).and_then(|old| old.add_counter(&cell)) {
+        cells.insert(key, sum);
+        return;
+    }
     match cells.get(&key) {
         Some(old) if !Cell::supersedes(&cell, old, now) => {}
         _ => {
@@ -114,8 +120,16 @@ impl Model {
                 Change::DeleteRow { timestamp } => {
                     row.row_deleted = row.row_deleted.max(Some(*timestamp));
                 }
-                // Never generated: the model's column families hold no counters.
-                Change::Add { .. } => {}
+                Change::Add {
+                    super_column,
+                    name,
+                    delta,
+                } => merge(
+                    &mut row.cells,
+                    (super_column.clone().unwrap_or_default(), name.clone()),
+                    Cell::Counter { total: *delta },
+                    self.now,
+                ),
             }
         }
     }
@@ -160,19 +174,22 @@ impl ModelRow {
             // code it checks.
             .filter_map(|((_, name), cell)| {
                 let (value, timestamp, ttl) = match cell {
-                    Cell::Live { value, timestamp } => (value, timestamp, None),
+                    Cell::Live { value, timestamp } => (value.clone(), *timestamp, None),
                     Cell::Expiring {
                         value,
                         timestamp,
                         ttl,
                         expires_at,
-                    } if now < *expires_at => (value, timestamp, Some(*ttl)),
+                    } if now < *expires_at => (value.clone(), *timestamp, Some(*ttl)),
+                    // A counter's plain-column form: its total, big-endian, at the lowest
+                    // timestamp.
+                    Cell::Counter { total } => (total.to_be_bytes().to_vec(), i64::MIN, None),
                     _ => return None,
                 };
                 Some(Column {
                     name: name.clone(),
-                    value: value.clone(),
-                    timestamp: *timestamp,
+                    value,
+                    timestamp,
                     ttl,
                 })
             })
@@ -303,8 +320,7 @@ pub fn model_paged(
                     left -= sc.columns.len();
                     columns.push(ColumnOrSuper::Super(sc));
                 }
-                // The model's column families hold no counters (src/cf/tests/counters.rs
-                // covers them).
+                // The model reads counters in their plain-column form.
                 other => columns.push(other),
             }
         }
