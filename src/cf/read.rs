@@ -2,7 +2,8 @@
 //! over columns, super columns or one super column's subcolumns, and counts. Only live versions
 //! are stored apart from column tombstones and expiring columns (see the module doc of `cf`),
 //! so a read is a scan that skips tombstones and columns expired at the Db clock's now, and
-//! counts what it returns.
+//! counts what it returns. Counters are collected in their plain-column form and a counter
+//! CF's results turned into their counter forms (`ColumnOrSuper::Counter`) at the end.
 
 use super::{CfRef, Db};
 use crate::comparator::Comparator;

@@ -3,7 +3,9 @@
 //! a delete at the same timestamp in one batch leave the column deleted), then planned against
 //! what is stored, under the row's lock, into one atomic batch for the whole row. An atomic
 //! batch of several rows (`docs/api-later.md#atomic-batch`) shares both steps: every row is
-//! checked first, then all are planned under all their locks into one batch.
+//! checked first, then all are planned under all their locks into one batch. Counter
+//! increments (`docs/api-later.md#counters`) add up within the request and then onto the
+//! stored total; one a stored deletion covers is dropped.
 //!
 //! `service` has validated every request before it gets here. The key and name rules are
 //! checked again with the same shared helpers of `model` (so the messages exist once), and a
