@@ -21,7 +21,7 @@ use ilion::storage::{
     Engine, FjallEngine, MemoryEngine, RedisEngine, RedisOptions, SledEngine, SyncPolicy,
 };
 use ilion::Error;
-use model::{model_paged, model_range, row_order, Model};
+use model::{model_paged, model_range, plain, plain_rows, row_order, Model};
 use proptest::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
@@ -44,34 +44,6 @@ pub fn is_counter(cf: &str) -> bool {
     cf.ends_with("Cnt")
 }
 
-/// Read results with counters in their plain-column form (`CounterColumn::into_column`),
-/// which is what the model's counter cells read as.
-fn plain(items: Vec<ColumnOrSuper>) -> Vec<ColumnOrSuper> {
-    items
-        .into_iter()
-        .map(|item| match item {
-            ColumnOrSuper::Counter(c) => ColumnOrSuper::Column(c.into_column()),
-            ColumnOrSuper::CounterSuper(sc) => ColumnOrSuper::Super(SuperColumn {
-                name: sc.name,
-                columns: sc
-                    .columns
-                    .into_iter()
-                    .map(CounterColumn::into_column)
-                    .collect(),
-            }),
-            other => other,
-        })
-        .collect()
-}
-
-fn plain_rows(rows: Vec<KeySlice>) -> Vec<KeySlice> {
-    rows.into_iter()
-        .map(|row| KeySlice {
-            key: row.key,
-            columns: plain(row.columns),
-        })
-        .collect()
-}
 /// The row keys operations pick from. The last two are a key that is not UTF-8 and the
 /// UTF-8 key spelling its hex: under OrderPreservingPartitioner they share a token; under
 /// CollatingOrderPreservingPartitioner the first is refused (F5).

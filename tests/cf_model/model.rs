@@ -3,12 +3,13 @@
 //! are plain maxima (a range delete's over the names it covers), and visibility (expiry
 //! included, `docs/api-later.md#ttl`) is decided at read time. The real `cf` applies tombstones at write time; the randomised test checks that
 //! the two agree. Range reads on the model sort all rows and filter them by the bound rules;
-//! paged reads slice each row whole and count.
+//! paged reads slice each row whole and count. Counters are cells that sum and that every
+//! tombstone hides; reads of both sides are compared with counters in their plain-column form.
 
 use ilion::comparator::Comparator;
 use ilion::model::{
-    Cell, Change, Column, ColumnOrSuper, KeyRange, KeySlice, Predicate, RowBounds, SliceRange,
-    SuperColumn,
+    Cell, Change, Column, ColumnOrSuper, CounterColumn, KeyRange, KeySlice, Predicate, RowBounds,
+    SliceRange, SuperColumn,
 };
 use ilion::partitioner::Partitioner;
 use std::collections::{BTreeMap, BTreeSet};
@@ -385,4 +386,33 @@ pub fn model_range(model: &Model, p: Partitioner, cf: &str, bounds: &RowBounds) 
             }
         }
     }
+}
+
+/// Read results with counters in their plain-column form (`CounterColumn::into_column`),
+/// which is what the model's counter cells read as.
+pub fn plain(items: Vec<ColumnOrSuper>) -> Vec<ColumnOrSuper> {
+    items
+        .into_iter()
+        .map(|item| match item {
+            ColumnOrSuper::Counter(c) => ColumnOrSuper::Column(c.into_column()),
+            ColumnOrSuper::CounterSuper(sc) => ColumnOrSuper::Super(SuperColumn {
+                name: sc.name,
+                columns: sc
+                    .columns
+                    .into_iter()
+                    .map(CounterColumn::into_column)
+                    .collect(),
+            }),
+            other => other,
+        })
+        .collect()
+}
+
+pub fn plain_rows(rows: Vec<KeySlice>) -> Vec<KeySlice> {
+    rows.into_iter()
+        .map(|row| KeySlice {
+            key: row.key,
+            columns: plain(row.columns),
+        })
+        .collect()
 }
