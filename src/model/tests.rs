@@ -1,5 +1,6 @@
 //! The reconcile table of `docs/api.md#reconcile` and `docs/api-later.md#ttl`, with a
-//! property test that the winner never depends on arrival order, 0.6's key and name rules, and counters (sums, tombstones, their read forms).
+//! property test that the winner never depends on arrival order, 0.6's key and name rules,
+//! and counters (sums, tombstones, their read forms).
 
 use super::*;
 
