@@ -10,6 +10,9 @@ use crate::error::{Error, Result};
 use crate::partitioner::Token;
 use std::cmp::Ordering;
 
+mod counters;
+pub use counters::{CounterColumn, CounterSuperColumn};
+
 /// A live column as clients see it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Column {
@@ -35,13 +38,17 @@ pub struct SuperColumn {
 }
 
 /// One element of a read result: a column (Standard CF, or a subcolumn when reading inside a
-/// super column) or a whole super column.
+/// super column) or a whole super column — or, from a counter CF, their counter forms.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ColumnOrSuper {
     /// A column or subcolumn.
     Column(Column),
     /// A super column with its live subcolumns.
     Super(SuperColumn),
+    /// A counter or subcounter.
+    Counter(CounterColumn),
+    /// A super column of counters with its live subcounters.
+    CounterSuper(CounterSuperColumn),
 }
 
 /// A stored version of one column: a value, an expiring value or a tombstone
@@ -67,6 +74,13 @@ pub enum Cell {
         /// The server's clock (seconds) at write time plus `ttl`; 64 bits, so no 2038 cap.
         expires_at: i64,
     },
+    /// A counter's total (`docs/api-later.md#counters`). It has no timestamp of its own: it
+    /// counts as the lowest one ([`COUNTER_TIMESTAMP`]), so every tombstone over it hides it
+    /// and an increment never supersedes a tombstone — a deletion is final until purged.
+    Counter {
+        /// The sum of every increment, wrapping at 64 bits.
+        total: i64,
+    },
     /// A deletion at `timestamp`.
     Tombstone {
         /// The delete's client timestamp.
@@ -75,6 +89,10 @@ pub enum Cell {
         local_deletion_time: u32,
     },
 }
+
+/// The timestamp a counter reconciles with: the lowest possible, so that every tombstone
+/// (column, super column, row or range) hides it whatever the delete's timestamp.
+pub const COUNTER_TIMESTAMP: i64 = i64::MIN;
 
 impl Cell {
     /// The version an insert stores at server time `now` (seconds): expiring when it has a
@@ -97,6 +115,7 @@ impl Cell {
             Cell::Live { timestamp, .. }
             | Cell::Expiring { timestamp, .. }
             | Cell::Tombstone { timestamp, .. } => *timestamp,
+            Cell::Counter { .. } => COUNTER_TIMESTAMP,
         }
     }
 
@@ -110,16 +129,24 @@ impl Cell {
     /// expired.
     pub fn is_live(&self, now: i64) -> bool {
         match self {
-            Cell::Live { .. } => true,
+            Cell::Live { .. } | Cell::Counter { .. } => true,
             Cell::Expiring { expires_at, .. } => now < *expires_at,
             Cell::Tombstone { .. } => false,
         }
     }
 
     /// The column a read returns for this version at server time `now`, or None when it is
-    /// not live.
+    /// not live. A counter comes back in its column form inside `cf` (the total as 8
+    /// big-endian bytes at [`COUNTER_TIMESTAMP`]), which `cf` turns into
+    /// [`ColumnOrSuper::Counter`] with [`ColumnOrSuper::into_counters`] before it answers.
     pub fn into_column(self, name: Vec<u8>, now: i64) -> Option<Column> {
         match self {
+            Cell::Counter { total } => Some(Column {
+                name,
+                value: total.to_be_bytes().to_vec(),
+                timestamp: COUNTER_TIMESTAMP,
+                ttl: None,
+            }),
             Cell::Live { value, timestamp } => Some(Column {
                 name,
                 value,
@@ -167,7 +194,19 @@ impl Cell {
                 expires_at,
                 ..
             } => (dead, value, *expires_at, *ttl),
-            Cell::Tombstone { .. } => (dead, &[], i64::MAX, 0),
+            Cell::Tombstone { .. } | Cell::Counter { .. } => (dead, &[], i64::MAX, 0),
+        }
+    }
+
+    /// Merges increment `delta` into this version when both are counters (wrapping at 64
+    /// bits): how two increments of one counter, in one batch or against the stored total,
+    /// add up. None when either is not a counter (then [`Cell::supersedes`] decides).
+    pub fn add_counter(&self, delta: &Cell) -> Option<Cell> {
+        match (self, delta) {
+            (Cell::Counter { total }, Cell::Counter { total: more }) => Some(Cell::Counter {
+                total: total.wrapping_add(*more),
+            }),
+            _ => None,
         }
     }
 }
@@ -181,6 +220,17 @@ pub enum Change {
         super_column: Option<Vec<u8>>,
         /// The column to write.
         column: Column,
+    },
+    /// Add `delta` to a counter (or subcounter when `super_column` is set) of a counter CF,
+    /// creating it at 0 first; wraps at 64 bits (`docs/api-later.md#counters`). Invisible
+    /// while a tombstone covers the counter.
+    Add {
+        /// The super column holding the counter.
+        super_column: Option<Vec<u8>>,
+        /// The counter's name.
+        name: Vec<u8>,
+        /// What to add (may be negative or 0).
+        delta: i64,
     },
     /// Delete one column, or one subcolumn when `super_column` is set.
     DeleteColumn {

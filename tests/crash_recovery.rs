@@ -158,7 +158,7 @@ fn read_row(db: &Db, key: &str) -> (usize, usize, Vec<Vec<u8>>) {
         .chain(b.iter())
         .map(|c| match c {
             ColumnOrSuper::Column(c) => c.value.clone(),
-            ColumnOrSuper::Super(_) => panic!("unexpected super column"),
+            other => panic!("unexpected {other:?}"),
         })
         .collect();
     values.sort();

@@ -83,7 +83,7 @@ impl Db {
             .into_iter()
             .filter_map(|item| match item {
                 ColumnOrSuper::Column(c) => Some(c),
-                ColumnOrSuper::Super(_) => None,
+                _ => None,
             })
             .collect();
         let holds = match expected.is_empty() {

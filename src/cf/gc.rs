@@ -113,7 +113,7 @@ impl Db {
                         let written = expires_at.saturating_sub(i64::from(*ttl));
                         now >= *expires_at && written.saturating_add(grace) < now
                     }
-                    StoredValue::Cell(Cell::Live { .. }) => continue,
+                    StoredValue::Cell(Cell::Live { .. } | Cell::Counter { .. }) => continue,
                 };
                 if !purgeable {
                     continue;

@@ -1,7 +1,10 @@
 //! Column-family semantics (`docs/api.md#data-model`, `#reads`) over `storage`: applying row
 //! mutations with the reconcile rules, names and range slices, counts, super columns, range
 //! scans over rows, paging across rows and columns, truncating a column family, and
-//! tombstone purge after GCGraceSeconds.
+//! tombstone purge after GCGraceSeconds — and counters (`docs/api-later.md#counters`):
+//! increments sum into a stored total that reconciles below every timestamp, so an
+//! increment a deletion covers is dropped like a hidden insert and a deletion stays final
+//! until its tombstone is purged.
 //!
 //! Tombstones are applied at write time. A row, super-column or range delete physically
 //! removes what it hides and stays as a marker (a range in the marker of its level: see

@@ -122,6 +122,6 @@ impl Db {
         if let Some(done) = current.filter(|sc| !sc.columns.is_empty()) {
             out.push(ColumnOrSuper::Super(done));
         }
-        Ok((out, used))
+        Ok((super::read::answer(cf, out)?, used))
     }
 }

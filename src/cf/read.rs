@@ -2,7 +2,8 @@
 //! over columns, super columns or one super column's subcolumns, and counts. Only live versions
 //! are stored apart from column tombstones and expiring columns (see the module doc of `cf`),
 //! so a read is a scan that skips tombstones and columns expired at the Db clock's now, and
-//! counts what it returns.
+//! counts what it returns. Counters are collected in their plain-column form and a counter
+//! CF's results turned into their counter forms (`ColumnOrSuper::Counter`) at the end.
 
 use super::{CfRef, Db};
 use crate::comparator::Comparator;
@@ -16,6 +17,19 @@ fn sorted_names(names: &[Vec<u8>], comparator: Comparator) -> Vec<&[u8]> {
     sorted.sort_by(|a, b| comparator.compare(a, b));
     sorted.dedup_by(|a, b| comparator.compare(a, b).is_eq());
     sorted
+}
+
+/// What a read of `cf` answers with `found`: a counter CF's results in their counter forms
+/// (`ColumnOrSuper::into_counters`), another CF's unchanged. Reads collect counters in
+/// their column form, so slicing, paging and counting work alike for both kinds.
+pub(super) fn answer(cf: CfRef<'_>, found: Vec<ColumnOrSuper>) -> Result<Vec<ColumnOrSuper>> {
+    match cf.def.is_counter() {
+        true => found
+            .into_iter()
+            .map(ColumnOrSuper::into_counters)
+            .collect(),
+        false => Ok(found),
+    }
 }
 
 impl Db {
@@ -40,7 +54,11 @@ impl Db {
             (None, None) => return Err(Error::invalid("column parameter is not optional")),
         };
         crate::metrics::rows_read(keyspace, column_family, started, 1, found.is_some().into());
-        found.ok_or(Error::NotFound)
+        let found = found.ok_or(Error::NotFound)?;
+        match cf.def.is_counter() {
+            true => found.into_counters(),
+            false => Ok(found),
+        }
     }
 
     /// `get_slice`: the predicate's columns of one row (or of one super column in it).
@@ -68,8 +86,21 @@ impl Db {
             .len())
     }
 
-    /// A slice of one encoded row; shared by single-row and range reads.
+    /// A slice of one encoded row; shared by single-row and range reads. A counter CF's
+    /// results come in their counter forms.
     pub(crate) fn slice_row(
+        &self,
+        cf: CfRef<'_>,
+        row: &EncodedRow,
+        super_column: Option<&[u8]>,
+        predicate: &Predicate,
+    ) -> Result<Vec<ColumnOrSuper>> {
+        let found = self.slice_cells(cf, row, super_column, predicate)?;
+        answer(cf, found)
+    }
+
+    /// [`Db::slice_row`] with counters still in their column form.
+    fn slice_cells(
         &self,
         cf: CfRef<'_>,
         row: &EncodedRow,
@@ -167,7 +198,7 @@ impl Db {
             .into_iter()
             .filter_map(|c| match c {
                 ColumnOrSuper::Column(c) => Some(c),
-                ColumnOrSuper::Super(_) => None,
+                _ => None,
             })
             .collect();
         Ok((!columns.is_empty()).then(|| SuperColumn {

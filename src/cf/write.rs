@@ -3,7 +3,9 @@
 //! a delete at the same timestamp in one batch leave the column deleted), then planned against
 //! what is stored, under the row's lock, into one atomic batch for the whole row. An atomic
 //! batch of several rows (`docs/api-later.md#atomic-batch`) shares both steps: every row is
-//! checked first, then all are planned under all their locks into one batch.
+//! checked first, then all are planned under all their locks into one batch. Counter
+//! increments (`docs/api-later.md#counters`) add up within the request and then onto the
+//! stored total; one a stored deletion covers is dropped.
 //!
 //! `service` has validated every request before it gets here. The key and name rules are
 //! checked again with the same shared helpers of `model` (so the messages exist once), and a
@@ -41,6 +43,9 @@ struct Delta {
 }
 
 impl Delta {
+    /// Adds one version, keyed by its canonical name; two increments of one counter add up,
+    /// otherwise the reconcile rule keeps one (a counter deleted in the same batch stays
+    /// deleted, whatever the order).
     fn add_cell(
         &mut self,
         cf: CfRef<'_>,
@@ -59,7 +64,9 @@ impl Delta {
                 slot.insert((name, cell));
             }
             std::collections::btree_map::Entry::Occupied(mut slot) => {
-                if Cell::supersedes(&cell, &slot.get().1, i64::from(now)) {
+                if let Some(sum) = slot.get().1.add_counter(&cell) {
+                    slot.get_mut().1 = sum;
+                } else if Cell::supersedes(&cell, &slot.get().1, i64::from(now)) {
                     slot.insert((name, cell));
                 }
             }
@@ -364,9 +371,16 @@ fn plan(
             true => None,
             false => store.get_cell(layout, row, super_column, &name)?,
         };
-        if stored
-            .as_ref()
-            .is_none_or(|old| Cell::supersedes(&cell, old, i64::from(now)))
+        // An increment adds to the stored total; it never replaces a tombstone (a counter
+        // reconciles at the lowest timestamp), so a deleted counter stays deleted.
+        let (cell, summed) = match stored.as_ref().and_then(|old| old.add_counter(&cell)) {
+            Some(sum) => (sum, true),
+            None => (cell, false),
+        };
+        if summed
+            || stored
+                .as_ref()
+                .is_none_or(|old| Cell::supersedes(&cell, old, i64::from(now)))
         {
             let size = writes.put_cell(layout, row, super_column, &name, &cell);
             if let Some(old) = &stored {
@@ -406,7 +420,7 @@ fn plan(
 /// write counts as a tombstone written: the purge must look at it once it expires.
 fn count_cell(tally: &mut Tally, cell: &Cell, key_len: usize, sign: i64) {
     match cell {
-        Cell::Live { .. } => tally.live_columns += sign,
+        Cell::Live { .. } | Cell::Counter { .. } => tally.live_columns += sign,
         Cell::Expiring { .. } => {
             tally.live_columns += sign;
             if sign > 0 {
@@ -499,6 +513,12 @@ fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: Change, now: u32) -> Res
             column,
         } => {
             check_path(&super_column, &column.name)?;
+            if def.is_counter() {
+                return Err(Error::invalid(format!(
+                    "invalid operation for commutative table {}",
+                    def.name
+                )));
+            }
             // `service` checks the TTL's range; this keeps a direct caller from storing a
             // cell that is born expired.
             if column.ttl.is_some_and(|ttl| ttl <= 0) {
@@ -506,6 +526,20 @@ fn add_change(cf: CfRef<'_>, delta: &mut Delta, change: Change, now: u32) -> Res
             }
             let cell = Cell::written(column.value, column.timestamp, column.ttl, now.into());
             delta.add_cell(cf, super_column, column.name, cell, now);
+        }
+        Change::Add {
+            super_column,
+            name,
+            delta: total,
+        } => {
+            check_path(&super_column, &name)?;
+            if !def.is_counter() {
+                return Err(Error::invalid(format!(
+                    "invalid operation for non commutative table {}",
+                    def.name
+                )));
+            }
+            delta.add_cell(cf, super_column, name, Cell::Counter { total }, now);
         }
         Change::DeleteColumn {
             super_column,

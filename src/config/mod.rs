@@ -25,7 +25,8 @@ mod tests;
 pub use admin::{AdminSettings, DEFAULT_ADMIN_PORT};
 pub use listeners::{Thrift20Settings, DEFAULT_THRIFT20_PORT, DEFAULT_THRIFT20_VERSION};
 pub use schema::{
-    CfDef, CfOptions, ColumnMeta, ColumnType, KeyspaceDef, Schema, BYTES_TYPE, SYSTEM_KEYSPACE,
+    CfDef, CfOptions, ColumnMeta, ColumnType, KeyspaceDef, Schema, BYTES_TYPE, COUNTER_TYPE,
+    SYSTEM_KEYSPACE,
 };
 
 use crate::error::{Error, Result};

@@ -99,6 +99,9 @@ pub struct CfOptions {
 /// Full class name of the default validator.
 pub const BYTES_TYPE: &str = "org.apache.cassandra.db.marshal.BytesType";
 
+/// Full class name of the validator that makes a counter CF.
+pub const COUNTER_TYPE: &str = "org.apache.cassandra.db.marshal.CounterColumnType";
+
 impl Default for CfOptions {
     /// What a CfDef sent with only its names reads back with in 2.2 (spec §5.3).
     fn default() -> CfOptions {
@@ -150,6 +153,13 @@ impl CfDef {
     /// True for a Super CF.
     pub fn is_super(&self) -> bool {
         self.column_type == ColumnType::Super
+    }
+
+    /// True for a counter CF: its default validator is CounterColumnType
+    /// (`docs/api-later.md#counters`); it holds only counters, and the 0.6 API does not see
+    /// it.
+    pub fn is_counter(&self) -> bool {
+        self.later.default_validation_class == COUNTER_TYPE
     }
 
     /// The comparator for names at a level: subcolumns when `in_super` is true.

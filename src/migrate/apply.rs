@@ -95,6 +95,17 @@ fn entry(e: ColumnOrSuper) -> Entry {
             deleted_at: None,
             columns: s.columns.into_iter().map(column).collect(),
         }),
+        // 0.6's row shape has no counters: a counter exports as its plain-column form.
+        ColumnOrSuper::Counter(c) => Entry::Column(column(c.into_column())),
+        ColumnOrSuper::CounterSuper(s) => Entry::Super(SuperColumn {
+            name: s.name,
+            deleted_at: None,
+            columns: s
+                .columns
+                .into_iter()
+                .map(|c| column(c.into_column()))
+                .collect(),
+        }),
     }
 }
 

@@ -1,5 +1,6 @@
 //! The reconcile table of `docs/api.md#reconcile` and `docs/api-later.md#ttl`, with a
-//! property test that the winner never depends on arrival order, and 0.6's key and name rules.
+//! property test that the winner never depends on arrival order, 0.6's key and name rules,
+//! and counters (sums, tombstones, their read forms).
 
 use super::*;
 
@@ -196,4 +197,58 @@ mod order {
             }
         }
     }
+}
+
+#[test]
+fn counters_sum_wrap_and_lose_to_every_tombstone() {
+    let counter = |total| Cell::Counter { total };
+    assert_eq!(
+        counter(i64::MAX).add_counter(&counter(1)),
+        Some(counter(i64::MIN))
+    );
+    assert_eq!(counter(5).add_counter(&counter(-12)), Some(counter(-7)));
+    let lowest = Cell::Tombstone {
+        timestamp: i64::MIN,
+        local_deletion_time: 0,
+    };
+    assert_eq!(counter(1).add_counter(&lowest), None);
+    assert!(
+        !Cell::supersedes(&counter(1), &lowest, 0),
+        "deletion is final"
+    );
+    assert!(Cell::supersedes(&lowest, &counter(1), 0));
+    assert!(counter(0).is_live(i64::MAX), "counters never expire");
+}
+
+#[test]
+fn counter_results_convert_and_damage_is_corruption() {
+    let column = |value: Vec<u8>| Column {
+        name: b"c".to_vec(),
+        value,
+        timestamp: COUNTER_TIMESTAMP,
+        ttl: None,
+    };
+    let read = Cell::Counter { total: -9 }
+        .into_column(b"c".to_vec(), 0)
+        .unwrap();
+    assert_eq!(read, column((-9i64).to_be_bytes().to_vec()));
+    let counter = CounterColumn {
+        name: b"c".to_vec(),
+        value: -9,
+    };
+    assert_eq!(
+        ColumnOrSuper::Column(read.clone()).into_counters().unwrap(),
+        ColumnOrSuper::Counter(counter.clone())
+    );
+    assert_eq!(counter.into_column(), read);
+    let sc = ColumnOrSuper::Super(SuperColumn {
+        name: b"s".to_vec(),
+        columns: vec![read],
+    });
+    assert!(matches!(
+        sc.into_counters().unwrap(),
+        ColumnOrSuper::CounterSuper(s) if s.columns.len() == 1
+    ));
+    let bad = ColumnOrSuper::Column(column(vec![1, 2, 3])).into_counters();
+    assert!(matches!(bad, Err(Error::Corrupt(_))));
 }

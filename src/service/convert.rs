@@ -76,6 +76,19 @@ pub(crate) fn cosc(item: ColumnOrSuper) -> ColumnOrSuperColumn {
             None,
             SuperColumn::new(sc.name, sc.columns.into_iter().map(column).collect()),
         ),
+        // The 0.6 API never reads a counter CF (`service::validation` answers it as
+        // unconfigured); were one read, its counters would show as their plain-column form.
+        ColumnOrSuper::Counter(c) => ColumnOrSuperColumn::new(column(c.into_column()), None),
+        ColumnOrSuper::CounterSuper(sc) => ColumnOrSuperColumn::new(
+            None,
+            SuperColumn::new(
+                sc.name,
+                sc.columns
+                    .into_iter()
+                    .map(|c| column(c.into_column()))
+                    .collect(),
+            ),
+        ),
     }
 }
 

@@ -44,6 +44,9 @@ impl Session20 {
     ) -> Result<CASResult> {
         let schema = self.service.db.schema();
         let (ks, cf) = self.column_family(&schema, column_family)?;
+        if cf.is_counter() {
+            return Err(super::mutations::commutative(cf));
+        }
         validate_key(self.partitioner(), cf, &key)?;
         if cf.is_super() {
             return invalid("CAS does not support supercolumns");

@@ -93,6 +93,21 @@ pub(super) fn check_write_level(level: Cl) -> Result<()> {
     }
 }
 
+/// The extra level check of a counter write (spec §6.9), made before
+/// [`check_write_level`] so that its texts win: ANY is not supported for counters, and the
+/// serial levels make no sense for them.
+pub(super) fn check_counter_level(cf: &str, level: Cl) -> Result<()> {
+    match level {
+        Cl::ANY => Err(Error::invalid(format!(
+            "Consistency level ANY is not yet supported for counter table {cf}"
+        ))),
+        Cl::SERIAL | Cl::LOCAL_SERIAL => Err(Error::invalid(
+            "Counter operations are inherently non-serializable",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// A write at a checked level: ANY is always accepted; anything else needs its replicas.
 pub(super) fn check_write_available(ks: &KeyspaceDef, level: Cl) -> Result<()> {
     match level {

@@ -11,8 +11,8 @@ use crate::model::{
 };
 use crate::partitioner::Partitioner;
 use crate::protocol::v20::generated::{
-    Column, ColumnOrSuperColumn, IndexExpression, IndexOperator, KeySlice, SlicePredicate,
-    SuperColumn,
+    Column, ColumnOrSuperColumn, CounterColumn, CounterSuperColumn, IndexExpression, IndexOperator,
+    KeySlice, SlicePredicate, SuperColumn,
 };
 
 /// A checked read predicate (exactly one of names and range, count not negative).
@@ -106,6 +106,21 @@ pub(super) fn cosc(item: ColumnOrSuper) -> ColumnOrSuperColumn {
             SuperColumn::new(sc.name, sc.columns.into_iter().map(column).collect()),
             None,
             None,
+        ),
+        ColumnOrSuper::Counter(c) => {
+            ColumnOrSuperColumn::new(None, None, CounterColumn::new(c.name, c.value), None)
+        }
+        ColumnOrSuper::CounterSuper(sc) => ColumnOrSuperColumn::new(
+            None,
+            None,
+            None,
+            CounterSuperColumn::new(
+                sc.name,
+                sc.columns
+                    .into_iter()
+                    .map(|c| CounterColumn::new(c.name, c.value))
+                    .collect(),
+            ),
         ),
     }
 }

@@ -247,9 +247,6 @@ pub(super) fn validate(
     if def.triggers.as_ref().is_some_and(|t| !t.is_empty()) {
         return invalid("triggers are not supported by ilion");
     }
-    if counter_cf {
-        return invalid("counter column families are not supported by ilion yet");
-    }
     let comparator_06 = Comparator::of_type(&comparator);
     let subcomparator_06 = subcomparator.as_ref().map(Comparator::of_type);
     let caching = caching(def.caching.as_deref())?;
@@ -473,12 +470,7 @@ pub(super) fn check_update(old: &CfDef, new: &CfDef) -> Result<()> {
             }
         }
     }
-    let counter = |d: &CfDef| {
-        d.later
-            .default_validation_class
-            .ends_with(".CounterColumnType")
-    };
-    if counter(old) != counter(new) {
+    if old.is_counter() != new.is_counter() {
         return invalid("Cannot change a column family between counter and non-counter");
     }
     Ok(())

@@ -213,12 +213,35 @@ fn refusals_come_in_2_2_order() {
         "CompositeType requires at least one component type"
     );
     d.comparator_type = None;
+    // Counter CFs (§5.3 step 3): every column_metadata validator must match the CF's kind.
     d.default_validation_class = Some("CounterColumnType".into());
+    let meta = |validator: &str| {
+        Some(vec![ColumnDef::new(
+            b"c1".to_vec(),
+            validator.into(),
+            None,
+            None,
+            None,
+        )])
+    };
+    d.column_metadata = meta("BytesType");
     assert_eq!(
         why(&d),
-        "counter column families are not supported by ilion yet"
+        "Cannot add a non counter column (6331) in a counter column family"
+    );
+    d.column_metadata = meta("CounterColumnType");
+    let counter = column_family(&d, None, &Schema::default()).unwrap();
+    assert!(counter.is_counter());
+    assert_eq!(
+        counter.later.default_validation_class,
+        format!("{MARSHAL}CounterColumnType")
     );
     d.default_validation_class = None;
+    assert_eq!(
+        why(&d),
+        "Cannot add a counter column (6331) in a non counter column family"
+    );
+    d.column_metadata = None;
     d.default_time_to_live = Some(-1);
     assert_eq!(
         why(&d),

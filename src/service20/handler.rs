@@ -146,12 +146,12 @@ impl CassandraSyncHandler for Session20 {
 
     fn handle_add(
         &self,
-        _key: Vec<u8>,
+        key: Vec<u8>,
         parent: ColumnParent,
-        _column: CounterColumn,
-        _cl: ConsistencyLevel,
+        column: CounterColumn,
+        cl: ConsistencyLevel,
     ) -> thrift::Result<()> {
-        self.reply(&m::ADD, self.counter_call(&parent.column_family))
+        self.reply(&m::ADD, self.add(key, &parent, column, cl))
     }
 
     fn handle_cas(
@@ -179,11 +179,11 @@ impl CassandraSyncHandler for Session20 {
 
     fn handle_remove_counter(
         &self,
-        _key: Vec<u8>,
+        key: Vec<u8>,
         path: ColumnPath,
-        _cl: ConsistencyLevel,
+        cl: ConsistencyLevel,
     ) -> thrift::Result<()> {
-        let result = self.counter_call(&path.column_family);
+        let result = self.remove_counter(key, &path, cl);
         self.reply(&m::REMOVE_COUNTER, result)
     }
 

@@ -1,8 +1,9 @@
 //! Request checks of the later API's writes (`docs/api-later.md#validation`): a column's
 //! data (TTL, value, timestamp), a ColumnOrSuperColumn, a Mutation and a Deletion, with the
 //! later texts in the later order — and the conversion of a checked write into `model`
-//! changes (with the CF's default TTL). Counter column families cannot be created yet, so
-//! the counter shapes are refused with the non-counter text.
+//! changes (with the CF's default TTL). A counter CF takes only counter shapes and a
+//! non-counter CF only the others (`docs/api-later.md#counters`); a Deletion on a counter CF
+//! is timed by the server's clock.
 
 use super::validation::{invalid, validate_column_path, validate_names, validate_slice_range};
 use super::validators::{check_indexed_value, effective_ttl, validate_value};
@@ -20,6 +21,23 @@ pub(super) fn non_commutative(cf: &CfDef) -> Error {
         "invalid operation for non commutative table {}",
         cf.name
     ))
+}
+
+/// The refusal of a non-counter operation on a counter column family.
+pub(super) fn commutative(cf: &CfDef) -> Error {
+    Error::invalid(format!(
+        "invalid operation for commutative table {}",
+        cf.name
+    ))
+}
+
+/// The server's clock in milliseconds: the timestamp of a counter deletion (spec §6.9; the
+/// client's is ignored). Counters reconcile below every timestamp, so it only orders the
+/// tombstones of a counter among themselves.
+pub(super) fn server_millis() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
 /// A column's TTL (spec §4.2): absent, or 1 … 20 years.
@@ -60,6 +78,20 @@ pub(super) fn validate_cosc(keyspace: &str, cf: &CfDef, cosc: &ColumnOrSuperColu
             "ColumnOrSuperColumn must have one (and only one) of column, super_column, counter and counter_super_column",
         );
     }
+    let counter_part = cosc.counter_column.is_some() || cosc.counter_super_column.is_some();
+    match (cf.is_counter(), counter_part) {
+        (true, false) => return Err(commutative(cf)),
+        (false, true) => return Err(non_commutative(cf)),
+        _ => {}
+    }
+    if let Some(counter) = &cosc.counter_column {
+        validate_column_path(cf, None, Some(&counter.name))?;
+    }
+    if let Some(sc) = &cosc.counter_super_column {
+        for counter in &sc.columns {
+            validate_column_path(cf, Some(&sc.name), Some(&counter.name))?;
+        }
+    }
     if let Some(column) = &cosc.column {
         validate_ttl(column)?;
         validate_column_path(cf, None, Some(&column.name))?;
@@ -70,9 +102,6 @@ pub(super) fn validate_cosc(keyspace: &str, cf: &CfDef, cosc: &ColumnOrSuperColu
             validate_column_path(cf, Some(&sc.name), Some(&column.name))?;
             validate_column_data(keyspace, cf, column)?;
         }
-    }
-    if cosc.counter_column.is_some() || cosc.counter_super_column.is_some() {
-        return Err(non_commutative(cf));
     }
     Ok(())
 }
@@ -112,7 +141,7 @@ pub(super) fn validate_deletion(keyspace: &str, cf: &CfDef, deletion: &Deletion)
             cf.name
         ));
     }
-    if deletion.timestamp.is_none() {
+    if deletion.timestamp.is_none() && !cf.is_counter() {
         return invalid(format!(
             "Deletion timestamp is not optional for non commutative table {}",
             cf.name
@@ -131,8 +160,23 @@ pub(super) fn model_column(cf: &CfDef, column: Column) -> model::Column {
     }
 }
 
-/// The inserts of a checked ColumnOrSuperColumn. An empty super column writes nothing.
+/// The inserts (or increments) of a checked ColumnOrSuperColumn. An empty super column
+/// writes nothing.
 pub(super) fn cosc_changes(cf: &CfDef, cosc: ColumnOrSuperColumn, out: &mut Vec<Change>) {
+    if let Some(counter) = cosc.counter_column {
+        out.push(Change::Add {
+            super_column: None,
+            name: counter.name,
+            delta: counter.value,
+        });
+    }
+    if let Some(sc) = cosc.counter_super_column {
+        out.extend(sc.columns.into_iter().map(|counter| Change::Add {
+            super_column: Some(sc.name.clone()),
+            name: counter.name,
+            delta: counter.value,
+        }));
+    }
     if let Some(column) = cosc.column {
         out.push(Change::Insert {
             super_column: None,
@@ -156,7 +200,10 @@ pub(super) fn deletion_changes(
     deletion: Deletion,
     out: &mut Vec<Change>,
 ) -> Result<()> {
-    let timestamp = deletion.timestamp.unwrap_or_default();
+    let timestamp = match cf.is_counter() {
+        true => server_millis(),
+        false => deletion.timestamp.unwrap_or_default(),
+    };
     let (names, range) = match deletion.predicate {
         Some(p) => (p.column_names, p.slice_range),
         None => (None, None),

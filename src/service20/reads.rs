@@ -6,6 +6,7 @@
 
 use super::consistency::{check_read_available, check_read_level, check_serial_rows};
 use super::convert;
+use super::mutations::commutative;
 use super::validation::later_type;
 use super::validation::{
     invalid, out_of_order, validate_bounds, validate_column_parent, validate_column_path,
@@ -114,6 +115,10 @@ impl Session20 {
         check_read_level(cl)?;
         let bounds = convert::bounds(partitioner, checked)?;
         let conditions = convert::row_filter(cf, range.row_filter.as_deref().unwrap_or_default())?;
+        if !conditions.is_empty() && cf.is_counter() {
+            // A filter compares column values; a counter's total is not one (ilion, G18).
+            return invalid("row filters on counter column families are not supported by ilion");
+        }
         check_read_available(ks, cl, 1)?;
         let db = &self.service.db;
         let (parent, predicate) = (
@@ -203,8 +208,8 @@ impl Session20 {
         let limit = usize::try_from(count).unwrap_or(0);
         let model_parent = model::ColumnParent::new(&cf.name, None);
         // Each slice read alone, at most `limit` columns each; merged by name, the
-        // overlaps collapse.
-        let mut merged: Vec<model::Column> = Vec::new();
+        // overlaps collapse. A counter CF's slices hold counters.
+        let mut merged: Vec<(Vec<u8>, ColumnOrSuper)> = Vec::new();
         for (start, finish) in ranges {
             let predicate = Predicate::Range(model::SliceRange {
                 start,
@@ -216,21 +221,22 @@ impl Session20 {
                 .service
                 .db
                 .get_slice(&ks.name, key, &model_parent, &predicate)?;
-            merged.extend(found.into_iter().filter_map(|item| match item {
-                ColumnOrSuper::Column(c) => Some(c),
-                ColumnOrSuper::Super(_) => None,
+            merged.extend(found.into_iter().filter_map(|item| match &item {
+                ColumnOrSuper::Column(c) => Some((c.name.clone(), item)),
+                ColumnOrSuper::Counter(c) => Some((c.name.clone(), item)),
+                _ => None,
             }));
         }
         let comparator = cf.comparator;
         merged.sort_by(|a, b| match reversed {
-            false => comparator.compare(&a.name, &b.name),
-            true => comparator.compare(&b.name, &a.name),
+            false => comparator.compare(&a.0, &b.0),
+            true => comparator.compare(&b.0, &a.0),
         });
-        merged.dedup_by(|a, b| comparator.compare(&a.name, &b.name).is_eq());
+        merged.dedup_by(|a, b| comparator.compare(&a.0, &b.0).is_eq());
         merged.truncate(limit);
         Ok(merged
             .into_iter()
-            .map(|c| ColumnOrSuperColumn::new(convert::column(c), None, None, None))
+            .map(|(_, item)| convert::cosc(item))
             .collect())
     }
 
@@ -247,6 +253,9 @@ impl Session20 {
     ) -> Result<Vec<KeySlice>> {
         let schema = self.service.db.schema();
         let (ks, cf) = self.column_family(&schema, &parent.column_family)?;
+        if cf.is_counter() {
+            return Err(commutative(cf));
+        }
         let sc = parent.super_column.as_deref();
         validate_column_parent(cf, sc)?;
         validate_predicate(cf, sc, predicate)?;

@@ -1,13 +1,14 @@
 //! The later API's writes (`docs/api-later.md#writes`): insert, remove, batch_mutate,
-//! atomic_batch_mutate and truncate, and the counter calls, which every column family
-//! refuses (counter column families cannot be created yet). Each validates the whole request in the later order (spec
-//! §6.0) before anything is applied, then leaves the acknowledgements to the session's
-//! reply gate, so no reply claims a write before it is durable.
+//! atomic_batch_mutate and truncate, and the counter calls add and remove_counter
+//! (`docs/api-later.md#counters`), each kind refused on the other kind of column family.
+//! Each validates the whole request in the later order (spec §6.0) before anything is
+//! applied, then leaves the acknowledgements to the session's reply gate, so no reply
+//! claims a write before it is durable.
 
-use super::consistency::{check_write_available, check_write_level};
+use super::consistency::{check_counter_level, check_write_available, check_write_level};
 use super::mutations::{
-    cosc_changes, deletion_changes, model_column, non_commutative, validate_column_data,
-    validate_mutation,
+    commutative, cosc_changes, deletion_changes, model_column, non_commutative, server_millis,
+    validate_column_data, validate_mutation,
 };
 use super::validation::{
     invalid, validate_column_parent, validate_key, validate_names, validate_removal_path,
@@ -16,7 +17,7 @@ use super::Session20;
 use crate::error::Result;
 use crate::model::{Change, RowMutation};
 use crate::protocol::v20::generated::{
-    Column, ColumnParent, ColumnPath, ConsistencyLevel as Cl, Mutation,
+    Column, ColumnParent, ColumnPath, ConsistencyLevel as Cl, CounterColumn, Mutation,
 };
 use std::collections::BTreeMap;
 
@@ -34,15 +35,13 @@ impl Session20 {
     ) -> Result<()> {
         let schema = self.service.db.schema();
         let (ks, cf) = self.column_family(&schema, &parent.column_family)?;
+        if cf.is_counter() {
+            return Err(commutative(cf));
+        }
         validate_key(self.partitioner(), cf, &key)?;
         let sc = parent.super_column.as_deref();
         validate_column_parent(cf, sc)?;
-        if cf.is_super() && sc.is_none() {
-            return invalid(format!(
-                "missing mandatory super column name for super CF {}",
-                cf.name
-            ));
-        }
+        require_super_column(cf, sc)?;
         validate_names(cf, sc, &[&column.name])?;
         validate_column_data(&ks.name, cf, &column)?;
         check_write_level(cl)?;
@@ -67,33 +66,105 @@ impl Session20 {
     ) -> Result<()> {
         let schema = self.service.db.schema();
         let (ks, cf) = self.column_family(&schema, &path.column_family)?;
+        if cf.is_counter() {
+            return Err(commutative(cf));
+        }
         validate_key(self.partitioner(), cf, &key)?;
         let (sc, column) = (path.super_column.clone(), path.column.clone());
         validate_removal_path(cf, sc.as_deref(), column.as_deref())?;
         check_write_level(cl)?;
         check_write_available(ks, cl)?;
-        let change = match (sc, column) {
-            (super_column, Some(name)) => Change::DeleteColumn {
-                super_column,
-                name,
-                timestamp,
-            },
-            (Some(name), None) => Change::DeleteSuper { name, timestamp },
-            (None, None) => Change::DeleteRow { timestamp },
-        };
+        self.write(vec![removal(&ks.name, cf, key, sc, column, timestamp)])
+    }
+
+    /// `add`: adds `counter.value` to a counter (or subcounter) of a counter CF, creating it
+    /// at 0 first (spec §6.0's order: access, kind, key, counter level, parent, super
+    /// column, name, write level, availability).
+    pub(super) fn add(
+        &self,
+        key: Vec<u8>,
+        parent: &ColumnParent,
+        counter: CounterColumn,
+        cl: Cl,
+    ) -> Result<()> {
+        let schema = self.service.db.schema();
+        let (ks, cf) = self.column_family(&schema, &parent.column_family)?;
+        if !cf.is_counter() {
+            return Err(non_commutative(cf));
+        }
+        validate_key(self.partitioner(), cf, &key)?;
+        check_counter_level(&cf.name, cl)?;
+        let sc = parent.super_column.as_deref();
+        validate_column_parent(cf, sc)?;
+        require_super_column(cf, sc)?;
+        validate_names(cf, sc, &[&counter.name])?;
+        check_write_level(cl)?;
+        check_write_available(ks, cl)?;
         let mut row = RowMutation::new(ks.name.clone(), key);
+        let change = Change::Add {
+            super_column: parent.super_column.clone(),
+            name: counter.name,
+            delta: counter.value,
+        };
         row.push(&cf.name, change);
         self.write(vec![row])
     }
 
-    /// `add` and `remove_counter`: the session checks, then the refusal every column family
-    /// without counters gives.
-    pub(super) fn counter_call(&self, column_family: &str) -> Result<()> {
+    /// `remove_counter`: deletes a counter, a super column of counters or the whole
+    /// counter row, at the server's clock; the deletion is final until purged.
+    pub(super) fn remove_counter(&self, key: Vec<u8>, path: &ColumnPath, cl: Cl) -> Result<()> {
         let schema = self.service.db.schema();
-        let (_, cf) = self.column_family(&schema, column_family)?;
-        Err(non_commutative(cf))
+        let (ks, cf) = self.column_family(&schema, &path.column_family)?;
+        if !cf.is_counter() {
+            return Err(non_commutative(cf));
+        }
+        validate_key(self.partitioner(), cf, &key)?;
+        let (sc, column) = (path.super_column.clone(), path.column.clone());
+        validate_removal_path(cf, sc.as_deref(), column.as_deref())?;
+        check_counter_level(&cf.name, cl)?;
+        check_write_level(cl)?;
+        check_write_available(ks, cl)?;
+        let row = removal(&ks.name, cf, key, sc, column, server_millis());
+        self.write(vec![row])
     }
+}
 
+/// The row mutation of a checked removal path: a column (or subcolumn), a super column or
+/// the whole row deleted at `timestamp`.
+fn removal(
+    keyspace: &str,
+    cf: &crate::config::CfDef,
+    key: Vec<u8>,
+    sc: Option<Vec<u8>>,
+    column: Option<Vec<u8>>,
+    timestamp: i64,
+) -> RowMutation {
+    let change = match (sc, column) {
+        (super_column, Some(name)) => Change::DeleteColumn {
+            super_column,
+            name,
+            timestamp,
+        },
+        (Some(name), None) => Change::DeleteSuper { name, timestamp },
+        (None, None) => Change::DeleteRow { timestamp },
+    };
+    let mut row = RowMutation::new(keyspace, key);
+    row.push(&cf.name, change);
+    row
+}
+
+/// A Super CF write names its super column.
+fn require_super_column(cf: &crate::config::CfDef, sc: Option<&[u8]>) -> Result<()> {
+    if cf.is_super() && sc.is_none() {
+        return invalid(format!(
+            "missing mandatory super column name for super CF {}",
+            cf.name
+        ));
+    }
+    Ok(())
+}
+
+impl Session20 {
     /// `batch_mutate` and `atomic_batch_mutate`: every key, column family and mutation is
     /// checked (per key, per column family: session checks, key, mutations) before
     /// anything is written. `atomic` applies all rows as one; otherwise each row is atomic
@@ -105,12 +176,20 @@ impl Session20 {
         self.session_keyspace(&schema)?;
         let partitioner = self.partitioner();
         for (key, cfs) in &map {
+            let mut counters = false;
             for (cf_name, mutations) in cfs {
                 let (ks, cf) = self.column_family(&schema, cf_name)?;
                 validate_key(partitioner, cf, key)?;
+                if cf.is_counter() {
+                    check_counter_level(&cf.name, cl)?;
+                    counters |= !mutations.is_empty();
+                }
                 for mutation in mutations {
                     validate_mutation(&ks.name, cf, mutation)?;
                 }
+            }
+            if atomic && counters {
+                return invalid("Counter mutations are not allowed in atomic batches");
             }
         }
         check_write_level(cl)?;

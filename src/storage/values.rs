@@ -4,6 +4,7 @@
 //! live column      00 | timestamp:i64 | value bytes
 //! column tombstone 01 | timestamp:i64 | local deletion time:u32
 //! expiring column  02 | timestamp:i64 | ttl:i32 | expires at:i64 | value bytes
+//! counter          03 | total:i64
 //! row / super-column tombstone  timestamp:i64 | local deletion time:u32
 //! the same with range tombstones
 //!                  timestamp:i64 | local deletion time:u32 | 52 | own:u8 | count:u32 | range*
@@ -11,7 +12,9 @@
 //!                  | timestamp:i64 | local deletion time:u32
 //! ```
 //! Integers are big-endian; times are seconds since the epoch. Tag 2 came with expiring
-//! columns; the older tags are unchanged, so stores written before open as they were. A
+//! columns, tag 3 with counters (a counter has no timestamp: it reconciles as the lowest one,
+//! `model::COUNTER_TIMESTAMP`); the older tags are unchanged, so stores written before open
+//! as they were. A
 //! marker carries the range tombstones of its level (the row's over its columns or super
 //! columns, a super column's over its subcolumns) after its own 12 bytes: `own` is 1 when
 //! the row or super column itself is deleted at the timestamp, 0 when the marker exists only
@@ -27,6 +30,7 @@ use crate::model::{Cell, RangeTombstone};
 const LIVE: u8 = 0;
 const TOMBSTONE: u8 = 1;
 const EXPIRING: u8 = 2;
+const COUNTER: u8 = 3;
 /// Tag, timestamp, ttl and expiry of an expiring column, before its value.
 const EXPIRING_HEADER: usize = 1 + 8 + 4 + 8;
 
@@ -71,12 +75,19 @@ pub fn stored_value_len(cell: &Cell) -> usize {
         Cell::Live { value, .. } => 9 + value.len(),
         Cell::Expiring { value, .. } => EXPIRING_HEADER + value.len(),
         Cell::Tombstone { .. } => 13,
+        Cell::Counter { .. } => 9,
     }
 }
 
 /// Encodes a cell.
 pub fn encode_cell(cell: &Cell) -> Vec<u8> {
     match cell {
+        Cell::Counter { total } => {
+            let mut out = Vec::with_capacity(9);
+            out.push(COUNTER);
+            out.extend_from_slice(&total.to_be_bytes());
+            out
+        }
         Cell::Live { value, timestamp } => {
             let mut out = Vec::with_capacity(9 + value.len());
             out.push(LIVE);
@@ -115,6 +126,7 @@ pub fn encode_cell(cell: &Cell) -> Vec<u8> {
 pub fn decode_cell(bytes: &[u8]) -> Result<Cell> {
     let corrupt = || Error::Corrupt(format!("malformed cell value of {} bytes", bytes.len()));
     let (&tag, rest) = bytes.split_first().ok_or_else(corrupt)?;
+    // The first 8 bytes after the tag are the timestamp, or a counter's total.
     let timestamp = i64::from_be_bytes(
         rest.get(..8)
             .ok_or_else(corrupt)?
@@ -151,6 +163,7 @@ pub fn decode_cell(bytes: &[u8]) -> Result<Cell> {
                 expires_at,
             })
         }
+        COUNTER if rest.len() == 8 => Ok(Cell::Counter { total: timestamp }),
         _ => Err(corrupt()),
     }
 }
@@ -273,9 +286,33 @@ mod tests {
         let m = Marker::deleted(i64::MIN, 5);
         assert_eq!(decode_marker(&encode_marker(&m)).unwrap(), m);
         assert!(decode_cell(&[]).is_err());
-        assert!(decode_cell(&[3, 0, 0, 0, 0, 0, 0, 0, 0]).is_err());
+        // Tag 3 is a counter now (see below); 4 and above are unknown.
+        assert!(decode_cell(&[4, 0, 0, 0, 0, 0, 0, 0, 0]).is_err());
+        assert!(decode_cell(&[0xff, 0, 0, 0, 0, 0, 0, 0, 0]).is_err());
         assert!(decode_cell(&[1, 0, 0, 0, 0, 0, 0, 0, 0]).is_err());
         assert!(decode_marker(&[0; 11]).is_err());
+    }
+
+    #[test]
+    fn counter_layout_is_fixed_and_damage_is_corruption() {
+        let cell = Cell::Counter { total: -9 };
+        let bytes = encode_cell(&cell);
+        assert_eq!(hex::encode(&bytes), "03fffffffffffffff7");
+        assert_eq!(stored_value_len(&cell), bytes.len());
+        assert_eq!(decode_cell(&bytes).unwrap(), cell);
+        for total in [i64::MIN, 0, i64::MAX] {
+            let c = Cell::Counter { total };
+            assert_eq!(decode_cell(&encode_cell(&c)).unwrap(), c);
+        }
+        for len in 0..bytes.len() {
+            assert!(decode_cell(&bytes[..len]).is_err(), "{len} bytes");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(
+            decode_cell(&longer).is_err(),
+            "a counter is exactly 9 bytes"
+        );
     }
 
     #[test]

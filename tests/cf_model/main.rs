@@ -2,7 +2,7 @@
 //! expiring, column, super-column and row deletes mixed in one batch; single rows and atomic
 //! batches of several), truncates, reads (slices, counts, gets, range slices under 0.6 and
 //! later-API row bounds, paged slices) and ticks of the server clock on Standard and Super
-//! CFs, compared against the naive model in `model.rs`, on the
+//! CFs and on counter CFs (increments instead of inserts, deletions alike), compared against the naive model in `model.rs`, on the
 //! sled and fjall engines, the in-memory twin and (with `ILION_TEST_REDIS`) a Redis Cluster,
 //! under each partitioner. Shrunk failures are pinned in `regressions.rs`.
 
@@ -21,20 +21,29 @@ use ilion::storage::{
     Engine, FjallEngine, MemoryEngine, RedisEngine, RedisOptions, SledEngine, SyncPolicy,
 };
 use ilion::Error;
-use model::{model_paged, model_range, row_order, Model};
+use model::{model_paged, model_range, plain, plain_rows, row_order, Model};
 use proptest::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 /// The one keyspace.
 pub const KS: &str = "KS";
-/// The column families as (name, comparator, subcomparator): two Standard, two Super.
-pub const CFS: [(&str, Comparator, Option<Comparator>); 4] = [
+/// The column families as (name, comparator, subcomparator): two Standard, two Super, and
+/// a Standard and a Super counter CF (see [`is_counter`]).
+pub const CFS: [(&str, Comparator, Option<Comparator>); 6] = [
     ("Std", Comparator::Bytes, None),
     ("StdLong", Comparator::Long, None),
     ("Sup", Comparator::Bytes, Some(Comparator::Bytes)),
     ("SupTime", Comparator::TimeUuid, Some(Comparator::Long)),
+    ("Cnt", Comparator::Bytes, None),
+    ("SupCnt", Comparator::Long, Some(Comparator::Bytes)),
 ];
+
+/// True for the counter CFs of [`CFS`].
+pub fn is_counter(cf: &str) -> bool {
+    cf.ends_with("Cnt")
+}
+
 /// The row keys operations pick from. The last two are a key that is not UTF-8 and the
 /// UTF-8 key spelling its hex: under OrderPreservingPartitioner they share a token; under
 /// CollatingOrderPreservingPartitioner the first is refused (F5).
@@ -48,7 +57,7 @@ pub fn schema() -> Arc<Schema> {
         } else {
             ColumnType::Standard
         };
-        let def = CfDef {
+        let mut def = CfDef {
             name: name.to_string(),
             column_type,
             comparator: *comparator,
@@ -56,6 +65,9 @@ pub fn schema() -> Arc<Schema> {
             comment: None,
             later: Default::default(),
         };
+        if is_counter(name) {
+            def.later.default_validation_class = ilion::config::COUNTER_TYPE.into();
+        }
         (name.to_string(), def)
     });
     let ks = KeyspaceDef {
@@ -147,7 +159,8 @@ pub enum Op {
 }
 
 fn change(cf: usize) -> BoxedStrategy<Change> {
-    let (_, cmp, sub) = CFS[cf];
+    let (cf_name, cmp, sub) = CFS[cf];
+    let counter = is_counter(cf_name);
     let name = prop::sample::select(names(sub.unwrap_or(cmp)));
     let sc = prop::sample::select(names(cmp));
     let ts = -1i64..6;
@@ -180,6 +193,16 @@ fn change(cf: usize) -> BoxedStrategy<Change> {
             Change::DeleteRange { super_column, start, finish, timestamp }
         }),
     ]
+    // A counter CF takes increments where another takes inserts; the delta comes from the
+    // timestamp, so that sums of negative and positive deltas occur.
+    .prop_map(move |change| match change {
+        Change::Insert { super_column, column } if counter => Change::Add {
+            super_column,
+            name: column.name,
+            delta: column.timestamp * 7 - 3,
+        },
+        other => other,
+    })
     .boxed()
 }
 
@@ -398,7 +421,7 @@ pub fn check(
                     column_family: name.into(),
                     super_column: sc_name.clone(),
                 };
-                let got = db.get_slice(KS, KEYS[*key], &parent, predicate).unwrap();
+                let got = plain(db.get_slice(KS, KEYS[*key], &parent, predicate).unwrap());
                 let want = model
                     .rows
                     .get(&(name.to_string(), KEYS[*key].to_vec()))
@@ -471,7 +494,8 @@ pub fn check(
                         count: *count,
                         keys,
                     };
-                    let got = db.get_range_slices(KS, &parent, predicate, &range).unwrap();
+                    let got =
+                        plain_rows(db.get_range_slices(KS, &parent, predicate, &range).unwrap());
                     let want: Vec<KeySlice> = model_range(&model, partitioner, name, row_bounds)
                         .into_iter()
                         .filter(|key| keys.admits(key))
@@ -502,7 +526,8 @@ pub fn check(
                         count: *count * 2,
                         ..range
                     };
-                    let got = db.get_paged_slice(KS, name, &paged, &start_column).unwrap();
+                    let got =
+                        plain_rows(db.get_paged_slice(KS, name, &paged, &start_column).unwrap());
                     let want = model_paged(&model, partitioner, CFS[*cf], &paged, &start_column);
                     prop_assert_eq!(
                         &got,

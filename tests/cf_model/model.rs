@@ -3,12 +3,13 @@
 //! are plain maxima (a range delete's over the names it covers), and visibility (expiry
 //! included, `docs/api-later.md#ttl`) is decided at read time. The real `cf` applies tombstones at write time; the randomised test checks that
 //! the two agree. Range reads on the model sort all rows and filter them by the bound rules;
-//! paged reads slice each row whole and count.
+//! paged reads slice each row whole and count. Counters are cells that sum and that every
+//! tombstone hides; reads of both sides are compared with counters in their plain-column form.
 
 use ilion::comparator::Comparator;
 use ilion::model::{
-    Cell, Change, Column, ColumnOrSuper, KeyRange, KeySlice, Predicate, RowBounds, SliceRange,
-    SuperColumn,
+    Cell, Change, Column, ColumnOrSuper, CounterColumn, KeyRange, KeySlice, Predicate, RowBounds,
+    SliceRange, SuperColumn,
 };
 use ilion::partitioner::Partitioner;
 use std::collections::{BTreeMap, BTreeSet};
@@ -43,6 +44,12 @@ fn merge(
     cell: Cell,
     now: i64,
 ) {
+    // Two increments of a counter add up; otherwise the reconcile rule (a counter's lowest
+    // timestamp makes every tombstone win over it).
+    if let Some(sum) = cells.get(&key).and_then(|old| old.add_counter(&cell)) {
+        cells.insert(key, sum);
+        return;
+    }
     match cells.get(&key) {
         Some(old) if !Cell::supersedes(&cell, old, now) => {}
         _ => {
@@ -114,6 +121,16 @@ impl Model {
                 Change::DeleteRow { timestamp } => {
                     row.row_deleted = row.row_deleted.max(Some(*timestamp));
                 }
+                Change::Add {
+                    super_column,
+                    name,
+                    delta,
+                } => merge(
+                    &mut row.cells,
+                    (super_column.clone().unwrap_or_default(), name.clone()),
+                    Cell::Counter { total: *delta },
+                    self.now,
+                ),
             }
         }
     }
@@ -158,19 +175,22 @@ impl ModelRow {
             // code it checks.
             .filter_map(|((_, name), cell)| {
                 let (value, timestamp, ttl) = match cell {
-                    Cell::Live { value, timestamp } => (value, timestamp, None),
+                    Cell::Live { value, timestamp } => (value.clone(), *timestamp, None),
                     Cell::Expiring {
                         value,
                         timestamp,
                         ttl,
                         expires_at,
-                    } if now < *expires_at => (value, timestamp, Some(*ttl)),
+                    } if now < *expires_at => (value.clone(), *timestamp, Some(*ttl)),
+                    // A counter's plain-column form: its total, big-endian, at the lowest
+                    // timestamp.
+                    Cell::Counter { total } => (total.to_be_bytes().to_vec(), i64::MIN, None),
                     _ => return None,
                 };
                 Some(Column {
                     name: name.clone(),
-                    value: value.clone(),
-                    timestamp: *timestamp,
+                    value,
+                    timestamp,
                     ttl,
                 })
             })
@@ -301,6 +321,8 @@ pub fn model_paged(
                     left -= sc.columns.len();
                     columns.push(ColumnOrSuper::Super(sc));
                 }
+                // The model reads counters in their plain-column form.
+                other => columns.push(other),
             }
         }
         out.push(KeySlice { key, columns });
@@ -364,4 +386,33 @@ pub fn model_range(model: &Model, p: Partitioner, cf: &str, bounds: &RowBounds) 
             }
         }
     }
+}
+
+/// Read results with counters in their plain-column form (`CounterColumn::into_column`),
+/// which is what the model's counter cells read as.
+pub fn plain(items: Vec<ColumnOrSuper>) -> Vec<ColumnOrSuper> {
+    items
+        .into_iter()
+        .map(|item| match item {
+            ColumnOrSuper::Counter(c) => ColumnOrSuper::Column(c.into_column()),
+            ColumnOrSuper::CounterSuper(sc) => ColumnOrSuper::Super(SuperColumn {
+                name: sc.name,
+                columns: sc
+                    .columns
+                    .into_iter()
+                    .map(CounterColumn::into_column)
+                    .collect(),
+            }),
+            other => other,
+        })
+        .collect()
+}
+
+pub fn plain_rows(rows: Vec<KeySlice>) -> Vec<KeySlice> {
+    rows.into_iter()
+        .map(|row| KeySlice {
+            key: row.key,
+            columns: plain(row.columns),
+        })
+        .collect()
 }

@@ -13,6 +13,7 @@ const KS: &str = "Keyspace1";
 mod atomic;
 mod cas;
 mod comparators;
+mod counters;
 mod paged;
 mod schema;
 mod truncate;
@@ -32,6 +33,12 @@ fn cf(name: &str, comparator: Comparator, sub: Option<Comparator>) -> CfDef {
     }
 }
 
+/// `def` as a counter CF.
+fn counter_cf(mut def: CfDef) -> CfDef {
+    def.later.default_validation_class = crate::config::COUNTER_TYPE.into();
+    def
+}
+
 fn schema() -> Arc<Schema> {
     let cfs = [
         cf("Standard1", Comparator::Bytes, None),
@@ -39,6 +46,12 @@ fn schema() -> Arc<Schema> {
         cf("StdLong", Comparator::Long, None),
         cf("Super1", Comparator::Bytes, Some(Comparator::Bytes)),
         cf("SuperTime", Comparator::TimeUuid, Some(Comparator::Utf8)),
+        counter_cf(cf("Counter1", Comparator::Bytes, None)),
+        counter_cf(cf(
+            "SuperCounter1",
+            Comparator::Bytes,
+            Some(Comparator::Bytes),
+        )),
     ];
     let ks = KeyspaceDef {
         name: KS.into(),
@@ -158,6 +171,7 @@ fn show(items: &[ColumnOrSuper]) -> Vec<String> {
             String::from_utf8_lossy(&c.value)
         )
     };
+    let counter = |c: &CounterColumn| format!("{}#{}", String::from_utf8_lossy(&c.name), c.value);
     items
         .iter()
         .map(|i| match i {
@@ -166,6 +180,12 @@ fn show(items: &[ColumnOrSuper]) -> Vec<String> {
                 "{}{{{}}}",
                 String::from_utf8_lossy(&s.name),
                 s.columns.iter().map(col).collect::<Vec<_>>().join(",")
+            ),
+            ColumnOrSuper::Counter(c) => counter(c),
+            ColumnOrSuper::CounterSuper(s) => format!(
+                "{}{{{}}}",
+                String::from_utf8_lossy(&s.name),
+                s.columns.iter().map(counter).collect::<Vec<_>>().join(",")
             ),
         })
         .collect()

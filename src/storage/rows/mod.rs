@@ -148,7 +148,7 @@ impl StoredEntry {
     pub fn holds_value(&self) -> bool {
         matches!(
             self.value,
-            StoredValue::Cell(Cell::Live { .. } | Cell::Expiring { .. })
+            StoredValue::Cell(Cell::Live { .. } | Cell::Expiring { .. } | Cell::Counter { .. })
         )
     }
 
@@ -326,7 +326,7 @@ impl Store {
             !matches!(
                 entry,
                 Ok(StoredEntry {
-                    value: StoredValue::Cell(Cell::Live { .. }),
+                    value: StoredValue::Cell(Cell::Live { .. } | Cell::Counter { .. }),
                     ..
                 })
             )
