@@ -118,8 +118,13 @@ def run(args):
                 render.listing(page, heading, command))
     if args.command == "show":
         post, comments = blog.post(args.slug), blog.comments(args.slug)
-        return (dict(post.as_json(), body=post.body, comments=[c.as_json() for c in comments]),
-                render.post_with_comments(post, comments))
+        data = dict(post.as_json(), body=post.body, comments=[c.as_json() for c in comments])
+        text = render.post_with_comments(post, comments)
+        if args.api == "later":
+            # Over the later API every showing counts, in a counter column family.
+            data["views"] = LaterBlog(blog).count_view(args.slug)
+            text += f"\n\n({data['views']} views)"
+        return data, text
     if args.command == "comment":
         c = blog.comment(args.slug, args.name, args.email, args.text)
         return c.as_json(), f"Comment {c.id} added to {args.slug!r}."
