@@ -56,7 +56,7 @@ pub enum Comparator {
     TimeUuid,
     /// A later type that is none of the six above (`docs/types.md`): its own validation,
     /// order, text and stored encoding. Built only by [`Comparator::of_type`], which keeps the
-    /// six on their own variants; the type is interned, see [`intern`].
+    /// six on their own variants; the type is interned, see `intern`.
     Later(&'static DataType),
 }
 
