@@ -257,12 +257,15 @@ def test_later_only_features(shared):
         want = [p["slug"] for p in everything if p["author"] == author]
         assert sorted(p["slug"] for p in by_index) == sorted(want), author
         assert [p["pubDate"] for p in by_index] == sorted((p["pubDate"] for p in by_index), reverse=True)
-    session = later.json("login", "Pat Python", "--ttl", "1")["session"]
+    session = later.json("login", "Pat Python")["session"]
     assert len(bytes.fromhex(session)) == 16
     assert later.json("whoami", session)["author"] == "Pat Python"
+    # A TTL of 1 s ends within the second after the write's: gone 2 s later whatever the load.
+    short = later.json("login", "Pat Python", "--ttl", "1")["session"]
     time.sleep(2.1)
-    done = later.run("whoami", session, check=False)
+    done = later.run("whoami", short, check=False)
     assert done.returncode == 1 and "no open session" in done.stderr
+    assert later.json("whoami", session)["author"] == "Pat Python"
     done = later.run("login", "Nobody", check=False)
     assert done.returncode == 1 and "no author named" in done.stderr
     done = py.run("login", "Pat Python", check=False)
