@@ -32,9 +32,10 @@ use crate::config::{CfDef, Schema};
 use crate::error::{Error, Result};
 use crate::partitioner::{Partitioner, Token};
 use crate::storage::{Ack, Catalog, CfLayout, Engine, Packing, Store, SyncPolicy};
+use arc_swap::{ArcSwap, Guard};
 use locks::RowLocks;
 use stats::Counters;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use admin::{CfScan, CfSelection, DRAINED};
@@ -78,7 +79,7 @@ pub struct Db {
     store: Store,
     /// The schema and layouts now; a schema change swaps in a new snapshot, and readers
     /// keep the one they took for the whole call.
-    catalog: RwLock<Arc<Catalog>>,
+    catalog: ArcSwap<Catalog>,
     /// Serialises schema changes (each reads the current snapshot and writes the next).
     schema_changes: Mutex<()>,
     locks: RowLocks,
@@ -122,7 +123,7 @@ impl Db {
         let ids: Vec<u32> = catalog.layouts().map(|(_, _, l)| l.id).collect();
         let db = Db {
             store,
-            catalog: RwLock::new(Arc::new(catalog)),
+            catalog: ArcSwap::from_pointee(catalog),
             schema_changes: Mutex::new(()),
             locks: RowLocks::new(),
             counters: Counters::new(ids),
@@ -141,13 +142,10 @@ impl Db {
         self.catalog().schema().clone()
     }
 
-    /// The schema and layouts now.
-    pub(crate) fn catalog(&self) -> Arc<Catalog> {
-        // The snapshot is replaced whole, so a poisoned lock still holds a valid one.
-        self.catalog
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+    /// The schema and layouts now. Every request takes it, so it is a lock-free load that
+    /// usually does not even touch the snapshot's reference count; hold it for one call only.
+    pub(crate) fn catalog(&self) -> Guard<Arc<Catalog>> {
+        self.catalog.load()
     }
 
     /// The partitioner rows are ordered by.

@@ -144,7 +144,7 @@ impl Db {
         self.counters
             .add_cfs(catalog.layouts().map(|(_, _, layout)| layout.id));
         let schema = catalog.schema().clone();
-        *self.catalog.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(catalog);
+        self.catalog.store(Arc::new(catalog));
         if !dropped.is_empty() {
             self.remove_dropped_data(false)?;
         }
@@ -167,7 +167,7 @@ impl Db {
         }
         if forget {
             let cleaned = catalog.forget_dropped(&self.store)?;
-            *self.catalog.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(cleaned);
+            self.catalog.store(Arc::new(cleaned));
         }
         Ok(())
     }
