@@ -4,7 +4,10 @@
 //! thread reads the highest number, syncs the engine, and declares everything up to that
 //! number durable. In `batch` mode writers wait for that (group commit: all writers that
 //! arrive while a sync is gathering or running share the next one); in `periodic` mode they
-//! are acknowledged at once and the thread syncs every period.
+//! are acknowledged at once and the thread syncs every period. A batch-mode sync gathers
+//! until as many writers have arrived as the previous sync covered (the writers it released
+//! coming back), until arrivals pause, or until the window ends, whichever is first
+//! (`docs/durability.md#batch`).
 //!
 //! [`Durability`] knows nothing of rows or packing: it applies physical batches the row
 //! store has planned, and tracks when they are on disk.
@@ -20,6 +23,10 @@ use tokio::sync::Notify;
 
 /// Shortest pause while gathering writers for a sync.
 const GATHER_STEP_MIN: Duration = Duration::from_micros(50);
+
+/// `Shared::wake_at` when no write needs to wake the syncer (it is syncing, or sleeping
+/// out a period).
+const NO_WAKE: u64 = u64::MAX;
 
 /// How writes become durable.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,6 +53,12 @@ struct SyncState {
 struct Shared {
     /// Highest sequence number handed out (each applied batch takes the next one).
     written: AtomicU64,
+    /// A writer whose sequence number reaches this wakes the syncer; [`NO_WAKE`] when none
+    /// should. Set by the syncer before it checks `written` and waits (under the state
+    /// lock), so a writer that misses the new value has already been counted.
+    wake_at: AtomicU64,
+    /// Syncs whose gathering ended because the writers expected had all arrived.
+    gathered_in_full: AtomicU64,
     /// Mirrors `SyncState::failure.is_some()` for the write path's lock-free check.
     failed: AtomicBool,
     state: Mutex<SyncState>,
@@ -131,30 +144,52 @@ impl Syncer {
         outcome
     }
 
-    /// Lets writers that are still arriving join the coming sync: waits while new writes
-    /// keep coming, at most `window` in all. A burst of writers woken by the previous sync
-    /// then shares one sync instead of the first of them getting a sync of its own.
-    fn gather(&self, window: Duration) {
-        let written = &self.shared.written;
+    /// Lets writers that are still arriving join the coming sync, and returns the state
+    /// lock again. Gathering ends as soon as `expected` writes are pending (the number the
+    /// previous sync covered: in a closed loop, the writers it released coming back), when
+    /// a step of the window passes without a new write, or when the window is over. A burst
+    /// of writers woken by the previous sync then shares one sync instead of the first of
+    /// them getting a sync of its own, and no sync waits out the window for writers that
+    /// have all arrived.
+    fn gather<'a>(
+        &'a self,
+        mut state: MutexGuard<'a, SyncState>,
+        window: Duration,
+        expected: u64,
+    ) -> MutexGuard<'a, SyncState> {
+        let shared = &self.shared;
+        let goal = state.synced.saturating_add(expected.max(1));
         let deadline = Instant::now() + window;
         let step = (window / 8).max(GATHER_STEP_MIN);
-        let mut seen = written.load(Ordering::SeqCst);
-        loop {
+        shared.wake_at.store(goal, Ordering::SeqCst);
+        let mut seen = shared.written.load(Ordering::SeqCst);
+        while seen < goal && !state.closing {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return;
+                break;
             }
-            std::thread::sleep(step.min(left));
-            let now = written.load(Ordering::SeqCst);
+            state = shared
+                .work
+                .wait_timeout(state, step.min(left))
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+            let now = shared.written.load(Ordering::SeqCst);
             if now == seen {
-                return;
+                break;
             }
             seen = now;
         }
+        shared.wake_at.store(NO_WAKE, Ordering::SeqCst);
+        if seen >= goal {
+            shared.gathered_in_full.fetch_add(1, Ordering::Relaxed);
+        }
+        state
     }
 
     fn run_syncer(&self) {
         let shared = &self.shared;
+        // How many writes the last sync covered: what the next one gathers for.
+        let mut last_group = 1;
         loop {
             let mut state = shared.state();
             // After a failure nothing is pending: writes are refused, and the writes that
@@ -162,15 +197,19 @@ impl Syncer {
             let pending = |s: &SyncState| {
                 s.failure.is_none() && shared.written.load(Ordering::SeqCst) > s.synced
             };
+            let synced_before = state.synced;
             match self.policy {
                 SyncPolicy::Batch(window) => {
+                    // Any new write wakes an idle syncer.
+                    shared
+                        .wake_at
+                        .store(state.synced.saturating_add(1), Ordering::SeqCst);
                     while !pending(&state) && !state.closing {
                         state = shared.work.wait(state).unwrap_or_else(|p| p.into_inner());
                     }
+                    shared.wake_at.store(NO_WAKE, Ordering::SeqCst);
                     if !state.closing && !window.is_zero() {
-                        drop(state);
-                        self.gather(window);
-                        state = shared.state();
+                        state = self.gather(state, window, last_group);
                     }
                 }
                 SyncPolicy::Periodic(period) => {
@@ -190,6 +229,8 @@ impl Syncer {
                 // A failure is recorded for the waiters; the thread carries on so that they
                 // (and later writers) are answered.
                 let _ = self.sync_once(closing);
+                let synced_now = shared.state().synced;
+                last_group = synced_now.saturating_sub(synced_before).max(1);
             }
             if closing {
                 return;
@@ -278,6 +319,8 @@ impl Durability {
         }
         let shared = Arc::new(Shared {
             written: AtomicU64::new(0),
+            wake_at: AtomicU64::new(NO_WAKE),
+            gathered_in_full: AtomicU64::new(0),
             failed: AtomicBool::new(false),
             state: Mutex::new(SyncState::default()),
             work: Condvar::new(),
@@ -320,9 +363,12 @@ impl Durability {
         match self.syncer.policy {
             SyncPolicy::Periodic(_) => Ok(Ack::done()),
             SyncPolicy::Batch(_) => {
-                // Taking the lock orders this wake-up after the syncer's pending check.
-                drop(shared.state());
-                shared.work.notify_one();
+                if seq >= shared.wake_at.load(Ordering::SeqCst) {
+                    // Taking the lock orders this wake-up after the syncer's check of
+                    // `written` and its wait.
+                    drop(shared.state());
+                    shared.work.notify_one();
+                }
                 Ok(Ack {
                     seq,
                     shared: Some(Arc::clone(shared)),
@@ -346,6 +392,13 @@ impl Durability {
     pub(crate) fn close(&self) -> Result<()> {
         self.stop()?;
         self.syncer.sync_once(true)
+    }
+
+    /// How many batch-mode syncs ended their gathering because every writer expected had
+    /// arrived (for tests).
+    #[cfg(test)]
+    pub(crate) fn gathered_in_full(&self) -> u64 {
+        self.syncer.shared.gathered_in_full.load(Ordering::Relaxed)
     }
 
     /// Stops the syncer thread (after its last sync).
@@ -375,3 +428,6 @@ impl Drop for Durability {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
