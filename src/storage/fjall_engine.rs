@@ -3,9 +3,13 @@
 //! tree per keyspace, each with its tables); ilion uses a single keyspace, `ilion`, for the
 //! whole ordered key space. Every write batch is one journal record with a checksum, so after
 //! a crash a batch is replayed whole or not at all. Writes are only buffered by fjall;
-//! [`FjallEngine::sync`] writes the journal buffer out and `fsync`s the journal file, so
-//! "synced" means on disk. Keys longer than fjall allows are kept in buckets (`long_keys`).
+//! [`FjallEngine::sync`] has fjall write the journal buffer out, then `fdatasync`s the
+//! journal file itself, outside fjall's journal lock (`journal_sync`), so "synced" means on
+//! disk and writers are not stopped meanwhile. Keys longer than fjall allows are kept in
+//! buckets (`long_keys`).
 
+mod background;
+mod journal_sync;
 mod long_keys;
 
 use super::engine::{
@@ -38,17 +42,24 @@ const MAX_JOURNAL_BYTES: u64 = 64 << 20;
 
 /// An [`Engine`] on a fjall database in one directory.
 pub struct FjallEngine {
+    /// ilion's background thread (`background`). Declared first so that it stops,
+    /// releasing its memtables and its handles, before the database closes. Held for its
+    /// drop; only tests read it.
+    #[cfg_attr(not(test), allow(dead_code))]
+    background: background::Background,
     db: fjall::Database,
     data: fjall::Keyspace,
     dir: PathBuf,
     /// fjall's block cache size, for a reopen.
     cache_bytes: u64,
+    /// ilion's sync of the active journal.
+    journal: Arc<journal_sync::JournalSync>,
     /// Serialises the read-modify-write of long-key buckets (rows of different locks may
     /// share one).
     buckets: Mutex<()>,
-    /// Set when a write or sync failed with an I/O error: fjall then refuses every later
-    /// write (it is poisoned) until it is reopened.
-    failed: AtomicBool,
+    /// Set when a write or sync failed with an I/O error (fjall's or ilion's own): every
+    /// later write and sync is refused until the engine is reopened.
+    failed: Arc<AtomicBool>,
 }
 
 fn fjall_err(e: fjall::Error) -> Error {
@@ -77,14 +88,35 @@ impl FjallEngine {
                     .max_memtable_size(MEMTABLE_BYTES)
             })
             .map_err(fjall_err)?;
+        let journal = Arc::new(journal_sync::JournalSync::new(dir));
+        let failed = Arc::new(AtomicBool::new(false));
+        let background = background::Background::start(background::Work {
+            db: db.clone(),
+            data: data.clone(),
+            journal: Arc::clone(&journal),
+            failed: Arc::clone(&failed),
+        })?;
         Ok(FjallEngine {
+            background,
             db,
             data,
             dir: dir.to_path_buf(),
+            journal,
             cache_bytes,
             buckets: Mutex::new(()),
-            failed: AtomicBool::new(false),
+            failed,
         })
+    }
+
+    /// fjall poisons itself after its own failed fsync, not after ilion's: this refuses
+    /// writes and syncs after either.
+    fn check_not_failed(&self) -> Result<()> {
+        if self.failed.load(Ordering::Acquire) {
+            return Err(Error::Storage(
+                "fjall refuses writes after a failed journal write or sync".into(),
+            ));
+        }
+        Ok(())
     }
 
     /// A write's or sync's result, noting an I/O failure.
@@ -222,6 +254,7 @@ impl Engine for FjallEngine {
     }
 
     fn apply(&self, batch: Batch) -> Result<()> {
+        self.check_not_failed()?;
         let mut ops = batch.into_ops();
         if ops.iter().any(|(key, _)| key.len() > long_keys::DIRECT) {
             return self.apply_with_buckets(ops.into_iter().collect());
@@ -248,10 +281,17 @@ impl Engine for FjallEngine {
     }
 
     fn sync(&self) -> Result<()> {
-        // Writes the journal's buffer, then fsync(2)s the journal file. Journals sealed
+        // The journal's buffer is written out under fjall's lock, then the active journal
+        // is fdatasynced outside it (why that is enough: `journal_sync`). Journals sealed
         // earlier were fsynced when fjall rotated them, and tables are fsynced (with their
         // directory) before the journals they replace are deleted.
-        self.written(self.db.persist(fjall::PersistMode::SyncAll))
+        self.check_not_failed()?;
+        self.written(self.db.persist(fjall::PersistMode::Buffer))?;
+        self.journal.sync().inspect_err(|_| {
+            // As after fjall's own failed fsync: nothing since the last good sync can be
+            // trusted to be on disk, so the engine takes no more writes until reopened.
+            self.failed.store(true, Ordering::Release);
+        })
     }
 
     fn watermark(&self) -> Option<Watermark> {
@@ -274,3 +314,6 @@ impl Engine for FjallEngine {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests;
