@@ -11,17 +11,24 @@
 //! memtable is active for a whole fill of [`super::MEMTABLE_BYTES`] (seconds at the rates
 //! this machine takes), and one that were missed would only be freed where it always was.
 //!
-//! **Writing the journal back.** Before each flush fjall `fsync`s the active journal while
-//! it holds the journal writer's lock, which every write needs; in periodic mode that sync
-//! had a memtable's worth of journal to write. Every [`WRITE_BACK_EVERY`] this thread
-//! syncs the journal through ilion's own handle, outside the lock, so fjall's sync finds
-//! little left to do. A failure here is a failed sync like any other: the engine takes no
-//! more writes until it is reopened.
+//! **Writing back ahead of fjall's syncs.** Before each flush fjall `fsync`s the active
+//! journal while it holds the journal writer's lock, which every write needs; in periodic
+//! mode that sync had a memtable's worth of journal to write. And a compaction finishes its
+//! last table — index, filter, `fsync` of up to a table's 64 MiB — while it holds the
+//! version-history write lock. Every [`WRITE_BACK_EVERY`] this thread syncs the journal
+//! through ilion's own handle, and every [`TICK`] each table file that grew since its last
+//! look, outside any lock, so fjall's own syncs find little left to write. A failed journal sync is a
+//! failed sync like any other: the engine takes no more writes until it is reopened. A
+//! failed table sync is only logged: the error stays recorded on the file for fjall's own
+//! `fsync` of it, which then fails its flush or compaction.
 //!
 //! It reads fjall 3.1's tree through its hidden `tree` field and `AbstractTree`.
 
 use super::journal_sync::JournalSync;
 use fjall::AbstractTree;
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::fs::File;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
@@ -42,6 +49,8 @@ struct Control {
     held: AtomicUsize,
     /// Memtables the thread has freed itself (for tests).
     freed: AtomicUsize,
+    /// Table files the thread has synced (for tests).
+    tables_synced: AtomicUsize,
 }
 
 /// What the thread works on.
@@ -81,12 +90,19 @@ impl Background {
             self.control.freed.load(Ordering::Acquire),
         )
     }
+
+    /// How many table files the thread has synced, for tests.
+    #[cfg(test)]
+    pub(super) fn tables_synced(&self) -> usize {
+        self.control.tables_synced.load(Ordering::Acquire)
+    }
 }
 
 fn run(work: &Work, control: &Control) {
     let mut kept = Vec::new();
     let mut last_id = None;
     let mut last_write_back = Instant::now();
+    let mut table_sizes = None;
     let mut stop = control.stop.lock().unwrap_or_else(|p| p.into_inner());
     while !*stop {
         drop(stop);
@@ -106,6 +122,9 @@ fn run(work: &Work, control: &Control) {
             last_write_back = Instant::now();
             write_back(work);
         }
+        // Tables every tick: a compaction writes tens of megabytes a second.
+        let synced = write_back_tables(work, &mut table_sizes);
+        control.tables_synced.fetch_add(synced, Ordering::AcqRel);
         stop = control.stop.lock().unwrap_or_else(|p| p.into_inner());
         if !*stop {
             stop = control
@@ -130,6 +149,42 @@ fn write_back(work: &Work) {
         tracing::error!("fjall journal write-back failed; refusing further writes: {e}");
         work.failed.store(true, Ordering::Release);
     }
+}
+
+/// Syncs the table files that are new or grew since the last look (those fjall is
+/// writing), and forgets the ones that are gone. `sizes` holds each file's size at the last
+/// look; at the first (None) the tables there are complete and synced already. Returns how
+/// many it synced.
+fn write_back_tables(work: &Work, sizes: &mut Option<HashMap<OsString, u64>>) -> usize {
+    let dir = work.data.path().join("tables");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return 0;
+    };
+    let mut synced = 0;
+    let mut seen = HashMap::new();
+    for entry in entries.flatten() {
+        let Ok(len) = entry.metadata().map(|m| m.len()) else {
+            continue;
+        };
+        let name = entry.file_name();
+        let grew = sizes
+            .as_ref()
+            .is_some_and(|sizes| sizes.get(&name) != Some(&len));
+        if grew {
+            // A file that vanished meanwhile was deleted by a compaction: nothing to sync.
+            if let Ok(file) = File::open(entry.path()) {
+                match file.sync_data() {
+                    Ok(()) => synced += 1,
+                    Err(e) => {
+                        tracing::warn!("write-back of fjall table {}: {e}", entry.path().display())
+                    }
+                }
+            }
+        }
+        seen.insert(name, len);
+    }
+    *sizes = Some(seen);
+    synced
 }
 
 impl Drop for Background {

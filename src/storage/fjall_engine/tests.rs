@@ -100,3 +100,19 @@ fn a_reopened_store_has_every_synced_write() {
         assert_eq!(engine.get(&[b'r', i]).unwrap(), Some(vec![i; 40]));
     }
 }
+
+#[test]
+fn tables_written_after_the_first_look_are_written_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = open(dir.path());
+    // Let the first look (which leaves existing tables alone) pass.
+    std::thread::sleep(Duration::from_millis(250));
+    assert_eq!(engine.background.tables_synced(), 0);
+    for i in 0..200u8 {
+        put(&engine, &[b't', i], &[i; 100]);
+    }
+    engine.data.rotate_memtable_and_wait().unwrap();
+    eventually("the flushed table written back", || {
+        engine.background.tables_synced() >= 1
+    });
+}
