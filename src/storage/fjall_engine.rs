@@ -177,11 +177,21 @@ impl FjallEngine {
     }
 }
 
+/// fjall's block cache for a `StorageCacheSizeInMB` of `cache_bytes`: the setting is the
+/// memory the engine keeps for data, and fjall keeps a memtable of [`MEMTABLE_BYTES`]
+/// besides its cache (sled's cache holds its unwritten pages too), so the cache gets the
+/// rest, and never less than a quarter of the setting.
+fn block_cache_bytes(cache_bytes: u64) -> u64 {
+    cache_bytes
+        .saturating_sub(MEMTABLE_BYTES)
+        .max(cache_bytes / 4)
+}
+
 fn open_fjall(dir: &Path, cache_bytes: u64) -> Result<fjall::Database> {
     // A dropped database's lock is released once its background workers wind down.
     open_waiting_for_lock(dir, || {
         let opened = fjall::Database::builder(dir)
-            .cache_size(cache_bytes)
+            .cache_size(block_cache_bytes(cache_bytes))
             // No write(2) per batch: the journal buffer is written out and fsynced by
             // `sync`, which ilion's syncer calls (every write in batch mode, every period in
             // periodic mode), as sled's own timed flushing is off.

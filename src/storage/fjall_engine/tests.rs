@@ -116,3 +116,11 @@ fn tables_written_after_the_first_look_are_written_back() {
         engine.background.tables_synced() >= 1
     });
 }
+
+#[test]
+fn the_cache_setting_covers_the_memtable_and_the_block_cache() {
+    assert_eq!(block_cache_bytes(128 << 20), 96 << 20);
+    assert_eq!(block_cache_bytes(1 << 30), (1 << 30) - MEMTABLE_BYTES);
+    // A setting smaller than the memtable still leaves fjall a cache.
+    assert_eq!(block_cache_bytes(8 << 20), 2 << 20);
+}
