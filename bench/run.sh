@@ -3,7 +3,8 @@
 # then for each engine in $ENGINES (sled, fjall; `<StorageEngine>` in the generated config):
 #   1. periodic mode (10 s sync), one store of $KEYS rows: closed-loop insert and read, a pause
 #      for the load's sync, open-loop reads and inserts at half the closed-loop maxima just
-#      measured, range slices, and a Super CF workload (insert-super, read-super);
+#      measured, closed-loop inserts over the stored rows (rewrite), range slices, and a
+#      Super CF workload (insert-super, read-super);
 #   2. batch mode (1.0 ms window), a new store: closed-loop insert;
 #   3. growth, a new store grown in steps to each size in $GROWTH: the last rows loaded to reach
 #      the size are timed, then $GROWTH_READS uniform random reads of the whole store, memory,
@@ -263,6 +264,9 @@ for e in $ENGINES; do
     sleep "$SETTLE_SECS"
     open_loop "$e-open-read" "$(half "$e-read")" -n "$KEYS" -o read
     open_loop "$e-open-insert" "$(half "$e-insert")" -n "$KEYS" -o insert
+    # The same inserts over the stored rows, closed loop: what the open-loop inserts (which
+    # rewrite) are a share of.
+    stress "$e-rewrite" -n "$KEYS" -o insert
     stress "$e-range" -n "$KEYS" -o rangeslice -g "$RANGE_ROWS" --ops "$RANGE_OPS"
     stress "$e-super-insert" -n "$KEYS" -o insert-super -u "$SUPERS"
     stress "$e-super-read" -n "$KEYS" -o read-super -u "$SUPERS"
