@@ -1,5 +1,5 @@
 //! ilion's background thread beside fjall's workers: it takes two pieces of work out of
-//! places where fjall holds a lock every request needs (`docs/performance.md#fjall-locks`).
+//! places where fjall holds a lock every request needs (`docs/stalls.md#fifth-pass`).
 //!
 //! **Keeping memtables.** When fjall has written a sealed memtable to a table, the worker
 //! that installed the table drops the tree's old versions while it holds the tree's
@@ -29,7 +29,7 @@ use fjall::AbstractTree;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs::File;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -60,6 +60,9 @@ pub(super) struct Work {
     pub(super) journal: Arc<JournalSync>,
     /// The engine's failure flag, set when a write-back fails.
     pub(super) failed: Arc<AtomicBool>,
+    /// The engine's count of applied batches: the journal is written back only when it
+    /// moved (an idle store is left alone).
+    pub(super) applied: Arc<AtomicU64>,
 }
 
 /// The thread; stopped (and everything it holds released) on drop.
@@ -102,6 +105,7 @@ fn run(work: &Work, control: &Control) {
     let mut kept = Vec::new();
     let mut last_id = None;
     let mut last_write_back = Instant::now();
+    let mut applied_at_write_back = 0;
     let mut table_sizes = None;
     let mut stop = control.stop.lock().unwrap_or_else(|p| p.into_inner());
     while !*stop {
@@ -118,8 +122,13 @@ fn run(work: &Work, control: &Control) {
             .freed
             .fetch_add(before - kept.len(), Ordering::AcqRel);
         control.held.store(kept.len(), Ordering::Release);
-        if last_write_back.elapsed() >= WRITE_BACK_EVERY && !work.failed.load(Ordering::Acquire) {
+        let applied = work.applied.load(Ordering::Acquire);
+        if last_write_back.elapsed() >= WRITE_BACK_EVERY
+            && applied != applied_at_write_back
+            && !work.failed.load(Ordering::Acquire)
+        {
             last_write_back = Instant::now();
+            applied_at_write_back = applied;
             write_back(work);
         }
         // Tables every tick: a compaction writes tens of megabytes a second.
