@@ -2,9 +2,10 @@
 # The performance bar (bench/README.md), in one go on this machine. Builds the release binary,
 # then for each engine in $ENGINES (sled, fjall; `<StorageEngine>` in the generated config):
 #   1. periodic mode (10 s sync), one store of $KEYS rows: closed-loop insert and read, a pause
-#      for the load's sync, open-loop reads and inserts at half the closed-loop maxima just
-#      measured, closed-loop inserts over the stored rows (rewrite), range slices, and a
-#      Super CF workload (insert-super, read-super);
+#      for the load's sync, open-loop reads and inserts (of new rows) at half the closed-loop
+#      maxima just measured, closed-loop inserts over the loaded rows (rewrite), a pause, open-
+#      loop rewrites at half that maximum, range slices, and a Super CF workload (insert-super,
+#      read-super);
 #   2. batch mode (1.0 ms window), a new store: closed-loop insert;
 #   3. growth, a new store grown in steps to each size in $GROWTH: the last rows loaded to reach
 #      the size are timed, then $GROWTH_READS uniform random reads of the whole store, memory,
@@ -53,9 +54,9 @@ n_sizes=$(echo "$GROWTH" | wc -w)
 estimate=$(awk -v k="$KEYS" -v e="$n_engines" -v o="$OPEN_SECS" -v st="$SETTLE_SECS" \
     -v g="$largest" -v ns="$n_sizes" -v gr="$GROWTH_READS" -v ro="$RANGE_OPS" \
     -v rr="$RANGE_ROWS" -v c="$CEILING" 'BEGIN {
-    per = 2 * k / 20000 + k / 40000 + st + 2 * o + ro * rr / 200000 + k / 10000 + k / 40000
+    per = 2 * k / 20000 + k / 40000 + 2 * st + 3 * o + ro * rr / 200000 + k / 10000 + k / 40000
     per += g / 20000 + ns * (gr / 40000 + 10) + 15
-    floor = 2 * k / 100000 + 2 * e * o + ro * rr / 1000000 + k / 50000 + 5
+    floor = 2 * k / 100000 + 3 * e * o + ro * rr / 1000000 + k / 50000 + 5
     printf "%d", (e * per + floor + c * e * k / 40000 + 30) / 60 + 1 }')
 echo "bench: engines [$ENGINES], $KEYS keys, $CONNS connections, growth to [$GROWTH];" \
     "estimated ~$estimate min (more if inserts run below 20k/s)" >&2
@@ -207,6 +208,11 @@ half() {
     sed -n 's/.*"ops_per_s": \([0-9.]*\).*/\1/p' "$work/$1.json" | awk '{ printf "%d", $1 / 2 }'
 }
 
+# new_keys RATE: the -n that gives an open loop at RATE keys of its own after the $KEYS loaded.
+new_keys() {
+    echo $((KEYS + ${1:-0} * OPEN_SECS))
+}
+
 # open_loop NAME RATE ARGS...: an open-loop run at RATE for OPEN_SECS, unless RATE is unknown.
 open_loop() {
     name=$1
@@ -256,17 +262,22 @@ for e in $ENGINES; do
     size "$e-insert" "$dir"
     stress "$e-read" -n "$KEYS" -o read
     memory "$e-read"
-    r=$(half "$e-read")
-    i=$(half "$e-insert")
-    echo "${r:-0} ${i:-0}" >"$work/$e.rates"
+    read_half=$(half "$e-read")
+    insert_half=$(half "$e-insert")
     # The bulk load's periodic sync (10 s period) writes the load back in the background; let
     # it finish so that the open loop measures steady-state latency, not the tail of the load.
     sleep "$SETTLE_SECS"
-    open_loop "$e-open-read" "$(half "$e-read")" -n "$KEYS" -o read
-    open_loop "$e-open-insert" "$(half "$e-insert")" -n "$KEYS" -o insert
-    # The same inserts over the stored rows, closed loop: what the open-loop inserts (which
-    # rewrite) are a share of.
+    open_loop "$e-open-read" "$read_half" -n "$KEYS" -o read
+    # Open-loop inserts write new rows, as the closed-loop inserts whose maximum set the rate.
+    open_loop "$e-open-insert" "$insert_half" -n "$(new_keys "$insert_half")" \
+        --first-key "$KEYS" -o insert
+    # The inserts again over the loaded rows (each write reads its row first), closed loop,
+    # then open loop at half that maximum after the same rest.
     stress "$e-rewrite" -n "$KEYS" -o insert
+    rewrite_half=$(half "$e-rewrite")
+    echo "${read_half:-0} ${insert_half:-0} ${rewrite_half:-0}" >"$work/$e.rates"
+    sleep "$SETTLE_SECS"
+    open_loop "$e-open-rewrite" "$rewrite_half" -n "$KEYS" -o insert
     stress "$e-range" -n "$KEYS" -o rangeslice -g "$RANGE_ROWS" --ops "$RANGE_OPS"
     stress "$e-super-insert" -n "$KEYS" -o insert-super -u "$SUPERS"
     stress "$e-super-read" -n "$KEYS" -o read-super -u "$SUPERS"
@@ -295,9 +306,10 @@ stress noop-insert -n "$KEYS" -o insert
 stress noop-read -n "$KEYS" -o read
 memory noop-read
 for e in $ENGINES; do
-    read -r read_rate insert_rate <"$work/$e.rates" || true
+    read -r read_rate insert_rate rewrite_rate <"$work/$e.rates" || true
     open_loop "noop-open-read-$e" "${read_rate:-}" -n "$KEYS" -o read
     open_loop "noop-open-insert-$e" "${insert_rate:-}" -n "$KEYS" -o insert
+    open_loop "noop-open-rewrite-$e" "${rewrite_rate:-}" -n "$KEYS" -o insert
 done
 stress noop-range -n "$KEYS" -o rangeslice -g "$RANGE_ROWS" --ops "$RANGE_OPS"
 stress noop-super-insert -n "$KEYS" -o insert-super -u "$SUPERS"

@@ -10,11 +10,11 @@
 # src/protocol/generated.rs is the Thrift compiler's output (the one step that needs the
 # compiler; `cargo test` does not), cargo tests (the wire suites a second time on the fjall
 # engine), the power-cut short campaign on fjall, the fuzzing checks (the feature linted, the
-# regression tests, every target for 12 s), the release build, the Python suites (the 0.6 API, then
-# the later API) against the release binary, the suites over a local Redis Cluster (the redis-cluster engine), the fault
-# checks (docs/faults.md: kill -9 cycles, I/O errors, an abuse smoke; these need root), and
-# the client suites. A missing tool is an error, never a skipped test. .ci/run calls exactly
-# this script.
+# regression tests, every target for 12 s), the release build, the Python suites (the 0.6 API,
+# then the later API) against the release binary, the suites over a local Redis Cluster (the
+# redis-cluster engine), the fault checks (docs/faults.md: kill -9 cycles, I/O errors, an abuse
+# smoke; these need root), a smoke run of bench/run.sh, and the client suites. A missing tool
+# is an error, never a skipped test. .ci/run calls exactly this script.
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -165,6 +165,20 @@ as_root env ILION_BIN="$bin" python3 -m pytest -q tests/faults
 abuse_out=$(mktemp)
 OUT="$abuse_out" ILION_BIN="$bin" ./bench/abuse.sh --smoke
 rm -f "$abuse_out"
+
+# The performance bar's script end to end on tiny sizes (figures not judged): every phase runs
+# without errors and the report has every table and both engines' targets.
+step "bench/run.sh smoke"
+bench_out=$(mktemp)
+KEYS=3000 GROWTH="5000 10000" GROWTH_READS=2000 RANGE_OPS=200 OPEN_SECS=1 SETTLE_SECS=0 \
+    CEILING=0 OUT="$bench_out" ./bench/run.sh 2>"$bench_out.log"
+if grep -q "had errors\|skipped" "$bench_out.log" || grep -q "(not run)" "$bench_out" \
+    || [ "$(grep -c '^### \(sled\|fjall\)$' "$bench_out")" != 2 ]; then
+    cat "$bench_out.log" "$bench_out" >&2
+    echo "bench/run.sh smoke: a phase failed or the report is incomplete" >&2
+    exit 1
+fi
+rm -f "$bench_out" "$bench_out.log"
 
 for suite in clients/*/test.sh; do
     [ -f "$suite" ] || continue
