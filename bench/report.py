@@ -174,7 +174,8 @@ w("```")
 names = []
 for e in ENGINES:
     names += [f"{e}-{n}" for n in ("insert", "read", "open-read", "open-insert", "rewrite",
-                                   "open-rewrite", "range", "super-insert", "super-read", "batch-insert")]
+                                   "open-rewrite", "range", "super-insert", "super-read",
+                                   "batch-insert")]
     for s in GROWTH:
         names += [f"{e}-g{s}-fill", f"{e}-g{s}-insert", f"{e}-g{s}-read"]
 names += ["noop-insert", "noop-read"]

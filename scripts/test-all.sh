@@ -170,9 +170,9 @@ rm -f "$abuse_out"
 # without errors and the report has every table and both engines' targets.
 step "bench/run.sh smoke"
 bench_out=$(mktemp)
-KEYS=3000 GROWTH="5000 10000" GROWTH_READS=2000 RANGE_OPS=200 OPEN_SECS=1 SETTLE_SECS=0 \
-    CEILING=0 OUT="$bench_out" ./bench/run.sh 2>"$bench_out.log"
-if grep -q "had errors\|skipped" "$bench_out.log" || grep -q "(not run)" "$bench_out" \
+if ! KEYS=3000 GROWTH="5000 10000" GROWTH_READS=2000 RANGE_OPS=200 OPEN_SECS=1 SETTLE_SECS=0 \
+    CEILING=0 OUT="$bench_out" ./bench/run.sh 2>"$bench_out.log" \
+    || grep -q "had errors\|skipped" "$bench_out.log" || grep -q "(not run)" "$bench_out" \
     || [ "$(grep -c '^### \(sled\|fjall\)$' "$bench_out")" != 2 ]; then
     cat "$bench_out.log" "$bench_out" >&2
     echo "bench/run.sh smoke: a phase failed or the report is incomplete" >&2
