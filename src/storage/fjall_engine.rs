@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The one keyspace holding everything.
@@ -60,9 +60,6 @@ pub struct FjallEngine {
     /// Set when a write or sync failed with an I/O error (fjall's or ilion's own): every
     /// later write and sync is refused until the engine is reopened.
     failed: Arc<AtomicBool>,
-    /// Batches applied so far (the background thread writes the journal back only when
-    /// this moved).
-    applied: Arc<AtomicU64>,
 }
 
 fn fjall_err(e: fjall::Error) -> Error {
@@ -93,13 +90,11 @@ impl FjallEngine {
             .map_err(fjall_err)?;
         let journal = Arc::new(journal_sync::JournalSync::new(dir));
         let failed = Arc::new(AtomicBool::new(false));
-        let applied = Arc::new(AtomicU64::new(0));
         let background = background::Background::start(background::Work {
             db: db.clone(),
             data: data.clone(),
             journal: Arc::clone(&journal),
             failed: Arc::clone(&failed),
-            applied: Arc::clone(&applied),
         })?;
         Ok(FjallEngine {
             background,
@@ -110,7 +105,6 @@ impl FjallEngine {
             cache_bytes,
             buckets: Mutex::new(()),
             failed,
-            applied,
         })
     }
 
@@ -271,7 +265,6 @@ impl Engine for FjallEngine {
 
     fn apply(&self, batch: Batch) -> Result<()> {
         self.check_not_failed()?;
-        self.applied.fetch_add(1, Ordering::Relaxed);
         let mut ops = batch.into_ops();
         if ops.iter().any(|(key, _)| key.len() > long_keys::DIRECT) {
             return self.apply_with_buckets(ops.into_iter().collect());

@@ -22,14 +22,15 @@
 //! failed table sync is only logged: the error stays recorded on the file for fjall's own
 //! `fsync` of it, which then fails its flush or compaction.
 //!
-//! It reads fjall 3.1's tree through its hidden `tree` field and `AbstractTree`.
+//! It reads fjall 3.1's tree through its hidden `tree` field and `AbstractTree`, and its
+//! hidden `Database::seqno` to tell whether anything was written since the last write-back.
 
 use super::journal_sync::JournalSync;
 use fjall::AbstractTree;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs::File;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -60,9 +61,6 @@ pub(super) struct Work {
     pub(super) journal: Arc<JournalSync>,
     /// The engine's failure flag, set when a write-back fails.
     pub(super) failed: Arc<AtomicBool>,
-    /// The engine's count of applied batches: the journal is written back only when it
-    /// moved (an idle store is left alone).
-    pub(super) applied: Arc<AtomicU64>,
 }
 
 /// The thread; stopped (and everything it holds released) on drop.
@@ -105,7 +103,9 @@ fn run(work: &Work, control: &Control) {
     let mut kept = Vec::new();
     let mut last_id = None;
     let mut last_write_back = Instant::now();
-    let mut applied_at_write_back = 0;
+    // fjall's next sequence number at the last write-back: every write takes one, so the
+    // journal is written back only when it moved (an idle store is left alone).
+    let mut seqno_at_write_back = work.db.seqno();
     let mut table_sizes = None;
     let mut stop = control.stop.lock().unwrap_or_else(|p| p.into_inner());
     while !*stop {
@@ -122,13 +122,13 @@ fn run(work: &Work, control: &Control) {
             .freed
             .fetch_add(before - kept.len(), Ordering::AcqRel);
         control.held.store(kept.len(), Ordering::Release);
-        let applied = work.applied.load(Ordering::Acquire);
+        let seqno = work.db.seqno();
         if last_write_back.elapsed() >= WRITE_BACK_EVERY
-            && applied != applied_at_write_back
+            && seqno != seqno_at_write_back
             && !work.failed.load(Ordering::Acquire)
         {
             last_write_back = Instant::now();
-            applied_at_write_back = applied;
+            seqno_at_write_back = seqno;
             write_back(work);
         }
         // Tables every tick: a compaction writes tens of megabytes a second.
