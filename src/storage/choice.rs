@@ -14,14 +14,16 @@ use std::sync::Arc;
 /// The marker file's name inside the store directory.
 pub const ENGINE_FILE: &str = "ilion-engine";
 
-/// Files ilion itself keeps beside an engine's (the marker, the watermark, and the trial
-/// file of a recovery).
-const ILION_FILES: [&str; 5] = [
+/// Files ilion itself keeps beside an engine's (the marker, the watermark, the trial file
+/// of a recovery, and fjall's key layout).
+const ILION_FILES: [&str; 7] = [
     ENGINE_FILE,
     "ilion-engine.tmp",
     super::watermark::FILE_NAME,
     "ilion-watermark.tmp",
     super::recovery::PROBE_FILE,
+    super::fjall_engine::LAYOUT_FILE,
+    "ilion-key-layout.tmp",
 ];
 
 /// The storage engines a data directory can hold.

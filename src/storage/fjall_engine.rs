@@ -5,11 +5,12 @@
 //! a crash a batch is replayed whole or not at all. Writes are only buffered by fjall;
 //! [`FjallEngine::sync`] has fjall write the journal buffer out, then `fdatasync`s the
 //! journal file itself, outside fjall's journal lock (`journal_sync`), so "synced" means on
-//! disk and writers are not stopped meanwhile. Keys longer than fjall allows are kept in
-//! buckets (`long_keys`).
+//! disk and writers are not stopped meanwhile. Keys are stored with their CF id shortened
+//! (`key_layout`), and keys longer than fjall allows are kept in buckets (`long_keys`).
 
 mod background;
 mod journal_sync;
+mod key_layout;
 mod long_keys;
 
 use super::engine::{
@@ -24,6 +25,8 @@ use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+
+pub(super) use key_layout::LAYOUT_FILE;
 
 /// The one keyspace holding everything.
 const KEYSPACE: &str = "ilion";
@@ -52,6 +55,8 @@ pub struct FjallEngine {
     dir: PathBuf,
     /// fjall's block cache size, for a reopen.
     cache_bytes: u64,
+    /// How logical keys are stored.
+    layout: key_layout::KeyLayout,
     /// ilion's sync of the active journal.
     journal: Arc<journal_sync::JournalSync>,
     /// Serialises the read-modify-write of long-key buckets (rows of different locks may
@@ -79,6 +84,7 @@ impl FjallEngine {
     /// error that says so; it is never reset.
     pub fn open(dir: &Path, cache_bytes: u64) -> Result<FjallEngine> {
         check_directory(dir)?;
+        let layout = key_layout::KeyLayout::open(dir, dir.join(FJALL_MARKER).is_file())?;
         let db = open_fjall(dir, cache_bytes)?;
         let data = db
             .keyspace(KEYSPACE, || {
@@ -103,6 +109,7 @@ impl FjallEngine {
             dir: dir.to_path_buf(),
             journal,
             cache_bytes,
+            layout,
             buckets: Mutex::new(()),
             failed,
         })
@@ -228,9 +235,10 @@ fn check_directory(dir: &Path) -> Result<()> {
 
 impl Engine for FjallEngine {
     fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        match long_keys::bucket_of(key) {
-            None => Ok(self.data.get(key).map_err(fjall_err)?.map(|v| v.to_vec())),
-            Some(bucket) => Ok(self.bucket(&bucket)?.remove(key)),
+        let key = self.layout.encode(key);
+        match long_keys::bucket_of(&key) {
+            None => Ok(self.data.get(&*key).map_err(fjall_err)?.map(|v| v.to_vec())),
+            Some(bucket) => Ok(self.bucket(&bucket)?.remove(&*key)),
         }
     }
 
@@ -238,6 +246,11 @@ impl Engine for FjallEngine {
         if range_is_empty(&lower, &upper) {
             return Box::new(std::iter::empty());
         }
+        // The layout keeps byte order, so logical bounds are the same bounds on stored keys.
+        let (lower, upper) = (
+            self.layout.encode_bound(lower),
+            self.layout.encode_bound(upper),
+        );
         let stored = (
             long_keys::stored_bound(&lower),
             long_keys::stored_bound(&upper),
@@ -254,18 +267,23 @@ impl Engine for FjallEngine {
         } else {
             Box::new(iter.map(convert))
         };
-        Box::new(long_keys::Expand {
+        let expanded = long_keys::Expand {
             stored,
             lower,
             upper,
             reverse,
             pending: Vec::new(),
-        })
+        };
+        let layout = self.layout;
+        Box::new(expanded.map(move |entry| entry.and_then(|(k, v)| Ok((layout.decode(k)?, v)))))
     }
 
     fn apply(&self, batch: Batch) -> Result<()> {
         self.check_not_failed()?;
         let mut ops = batch.into_ops();
+        for (key, _) in &mut ops {
+            *key = self.layout.encode_owned(std::mem::take(key));
+        }
         if ops.iter().any(|(key, _)| key.len() > long_keys::DIRECT) {
             return self.apply_with_buckets(ops.into_iter().collect());
         }

@@ -1,4 +1,5 @@
-//! The fjall engine's own machinery: ilion's journal sync and the memtable keeper.
+//! The fjall engine's own machinery: ilion's journal sync, the memtable keeper and the key
+//! layout of old and new stores.
 
 use super::*;
 use std::time::{Duration, Instant};
@@ -123,4 +124,66 @@ fn the_cache_setting_covers_the_memtable_and_the_block_cache() {
     assert_eq!(block_cache_bytes(1 << 30), (1 << 30) - MEMTABLE_BYTES);
     // A setting smaller than the memtable still leaves fjall a cache.
     assert_eq!(block_cache_bytes(8 << 20), 2 << 20);
+}
+
+#[test]
+fn a_store_from_before_the_compact_layout_is_read_and_written_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let meta = crate::storage::keys::meta_key(b"generation");
+    let row = [0, 0, 0, 1, 7, 7, 0, 0];
+    // What ilion wrote before the layout file existed: logical keys as fjall's keys.
+    {
+        let db = fjall::Database::builder(dir.path()).open().unwrap();
+        let data = db
+            .keyspace(KEYSPACE, fjall::KeyspaceCreateOptions::default)
+            .unwrap();
+        data.insert(&meta, 5u64.to_be_bytes()).unwrap();
+        data.insert(row, b"row").unwrap();
+        db.persist(fjall::PersistMode::SyncAll).unwrap();
+    }
+    let engine = open(dir.path());
+    assert_eq!(engine.layout, key_layout::KeyLayout::Plain);
+    assert!(!dir.path().join(LAYOUT_FILE).exists());
+    assert_eq!(engine.get(&row).unwrap(), Some(b"row".to_vec()));
+    assert_eq!(
+        engine.get(&meta).unwrap(),
+        Some(5u64.to_be_bytes().to_vec())
+    );
+    put(&engine, &[0, 0, 0, 1, 8], b"new");
+    let keys: Vec<Vec<u8>> = engine
+        .scan(Bound::Unbounded, Bound::Unbounded, false)
+        .map(|entry| entry.unwrap().0)
+        .collect();
+    assert_eq!(keys, vec![meta.clone(), row.to_vec(), vec![0, 0, 0, 1, 8]]);
+    engine.sync().unwrap();
+    drop(engine);
+    // Still plain after a reopen, and the new write was stored as the old ones were.
+    let engine = open(dir.path());
+    assert_eq!(engine.layout, key_layout::KeyLayout::Plain);
+    assert_eq!(
+        engine
+            .data
+            .get([0, 0, 0, 1, 8])
+            .unwrap()
+            .map(|v| v.to_vec()),
+        Some(b"new".to_vec())
+    );
+}
+
+#[test]
+fn a_new_store_keeps_the_compact_layout_across_reopens() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = open(dir.path());
+    assert_eq!(engine.layout, key_layout::KeyLayout::Compact);
+    put(&engine, &[0, 0, 0, 3, 1], b"a");
+    // The CF id takes one byte in fjall.
+    assert_eq!(
+        engine.data.get([3, 1]).unwrap().map(|v| v.to_vec()),
+        Some(b"a".to_vec())
+    );
+    engine.sync().unwrap();
+    drop(engine);
+    let engine = open(dir.path());
+    assert_eq!(engine.layout, key_layout::KeyLayout::Compact);
+    assert_eq!(engine.get(&[0, 0, 0, 3, 1]).unwrap(), Some(b"a".to_vec()));
 }
