@@ -4,10 +4,10 @@
 //! whatever the configuration asks for; a store from before the file existed is sled's (its
 //! `conf` and `db` files say so).
 
+use super::small_file::write_durably;
 use super::{Engine, FjallEngine, SledEngine};
 use crate::error::{Error, Result};
-use std::fs::{self, File};
-use std::io::Write;
+use std::fs;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -135,13 +135,7 @@ fn recorded_kind(dir: &Path) -> Result<Option<EngineKind>> {
 fn record_kind(dir: &Path, kind: EngineKind) -> Result<()> {
     fs::create_dir_all(dir)
         .map_err(|e| Error::Storage(format!("cannot create {}: {e}", dir.display())))?;
-    let tmp = dir.join("ilion-engine.tmp");
-    let mut file = File::create(&tmp)?;
-    file.write_all(kind.name().as_bytes())?;
-    file.sync_all()?;
-    fs::rename(&tmp, dir.join(ENGINE_FILE))?;
-    File::open(dir)?.sync_all()?;
-    Ok(())
+    write_durably(&dir.join(ENGINE_FILE), kind.name().as_bytes())
 }
 
 /// True when `dir` holds nothing but ilion's own files (a store not yet created by its

@@ -32,6 +32,7 @@ mod recovery;
 mod redis_cluster;
 mod rows;
 mod sled_engine;
+mod small_file;
 pub mod snapshot;
 mod store;
 mod values;

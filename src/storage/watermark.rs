@@ -7,9 +7,9 @@
 //! to serve it rather than carry on with a silently shorter history.
 
 use super::keys::meta_key;
+use super::small_file::write_durably;
 use crate::error::{Error, Result};
-use std::fs::{self, File};
-use std::io::Write;
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -81,14 +81,7 @@ impl Watermark {
         if !force && last.is_some_and(|t| t.elapsed() < MIN_INTERVAL) {
             return Ok(());
         }
-        let tmp = self.path.with_extension("tmp");
-        let mut file = File::create(&tmp)?;
-        file.write_all(generation.to_string().as_bytes())?;
-        file.sync_all()?;
-        fs::rename(&tmp, &self.path)?;
-        if let Some(dir) = self.path.parent() {
-            File::open(dir)?.sync_all()?;
-        }
+        write_durably(&self.path, generation.to_string().as_bytes())?;
         *last = Some(Instant::now());
         Ok(())
     }

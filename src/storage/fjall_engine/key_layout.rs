@@ -21,9 +21,9 @@
 //! the store is created and never changes.
 
 use crate::error::{Error, Result};
+use crate::storage::small_file::write_durably;
 use std::borrow::Cow;
-use std::fs::{self, File};
-use std::io::Write;
+use std::fs;
 use std::ops::Bound;
 use std::path::Path;
 
@@ -63,12 +63,7 @@ impl KeyLayout {
                 if existing {
                     return Ok(KeyLayout::Plain);
                 }
-                let tmp = path.with_extension("tmp");
-                let mut file = File::create(&tmp)?;
-                file.write_all(COMPACT_NAME.as_bytes())?;
-                file.sync_all()?;
-                fs::rename(&tmp, &path)?;
-                File::open(dir)?.sync_all()?;
+                write_durably(&path, COMPACT_NAME.as_bytes())?;
                 Ok(KeyLayout::Compact)
             }
             Err(e) => Err(Error::Storage(format!(
