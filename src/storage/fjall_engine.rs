@@ -204,9 +204,10 @@ fn open_fjall(dir: &Path, cache_bytes: u64) -> Result<fjall::Database> {
             // periodic mode), as sled's own timed flushing is off.
             .manual_journal_persist(true)
             .max_journaling_size(MAX_JOURNAL_BYTES)
-            // Flushes and compactions on at most two threads: the server's own threads do
-            // the request work, and one flush must not wait behind a long compaction.
-            .worker_threads(2)
+            // Flushes and compactions on one thread: with two, the second spins handing
+            // compactions back to the queue while the first compacts, which cost more than
+            // a flush waiting behind a compaction (docs/performance.md, fifth pass).
+            .worker_threads(1)
             .open();
         match opened {
             Ok(db) => OpenAttempt::Opened(db),
