@@ -204,9 +204,9 @@ fn open_fjall(dir: &Path, cache_bytes: u64) -> Result<fjall::Database> {
             // periodic mode), as sled's own timed flushing is off.
             .manual_journal_persist(true)
             .max_journaling_size(MAX_JOURNAL_BYTES)
-            // Flushes and compactions on one thread: with two, the second spins handing
-            // compactions back to the queue while the first compacts, which cost more than
-            // a flush waiting behind a compaction (docs/performance.md, fifth pass).
+            // Flushes and compactions on one thread: with two, one spins handing compactions
+            // back to the queue while the other compacts, and that cost more than a flush
+            // waiting behind a compaction (docs/performance.md, fifth pass).
             .worker_threads(1)
             .open();
         match opened {
