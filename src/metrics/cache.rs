@@ -2,9 +2,10 @@
 //! takes a shared lock and a reference count on every call; the request path instead finds
 //! its method's or column family's handles in a map owned by its thread and only touches
 //! the handles' own atomics. Label sets come from the IDL's methods and the configured
-//! schema, so the maps stay small.
+//! schema, so the maps stay small; they hash with foldhash, as every call looks them up.
 
 use super::get;
+use foldhash::fast::RandomState;
 use prometheus::{Histogram, IntCounter};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -27,9 +28,11 @@ pub(super) struct CfHandles {
     pub columns_written: IntCounter,
 }
 
+type Map<K, V> = HashMap<K, V, RandomState>;
+
 thread_local! {
-    static METHODS: RefCell<HashMap<&'static str, MethodHandles>> = RefCell::new(HashMap::new());
-    static CFS: RefCell<HashMap<String, HashMap<String, CfHandles>>> = RefCell::new(HashMap::new());
+    static METHODS: RefCell<Map<&'static str, MethodHandles>> = RefCell::new(Map::default());
+    static CFS: RefCell<Map<String, Map<String, CfHandles>>> = RefCell::new(Map::default());
 }
 
 /// Runs `f` with `method`'s handles.
@@ -51,18 +54,16 @@ pub(super) fn with_method(method: &'static str, f: impl FnOnce(&MethodHandles)) 
 pub(super) fn with_cf(keyspace: &str, cf: &str, f: impl FnOnce(&CfHandles)) {
     CFS.with(|cache| {
         let mut cache = cache.borrow_mut();
-        if !cache.contains_key(keyspace) {
-            cache.insert(keyspace.to_string(), HashMap::new());
+        // One lookup per level once the handles are cached; the names are copied only once.
+        if let Some(handles) = cache.get(keyspace).and_then(|by_cf| by_cf.get(cf)) {
+            return f(handles);
         }
-        let Some(by_cf) = cache.get_mut(keyspace) else {
-            return;
-        };
-        if !by_cf.contains_key(cf) {
-            by_cf.insert(cf.to_string(), lookup(keyspace, cf));
-        }
-        if let Some(handles) = by_cf.get(cf) {
-            f(handles);
-        }
+        let handles = cache
+            .entry(keyspace.to_string())
+            .or_default()
+            .entry(cf.to_string())
+            .or_insert_with(|| lookup(keyspace, cf));
+        f(handles);
     });
 }
 

@@ -12,6 +12,7 @@ use crate::config::{CfDef, KeyspaceDef, Schema, SYSTEM_KEYSPACE};
 use crate::error::{Error, Result};
 use crate::partitioner::{Partitioner, Token};
 use crate::types::DataType;
+use foldhash::fast::RandomState;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Bound;
@@ -43,12 +44,16 @@ struct StoredSchema {
 /// consistent snapshot; a schema change makes a new one.
 #[derive(Debug, Clone)]
 pub struct Catalog {
-    layouts: HashMap<String, HashMap<String, CfLayout>>,
+    layouts: Layouts,
     token: Token,
     partitioner: Partitioner,
     schema: std::sync::Arc<Schema>,
     stored: StoredSchema,
 }
+
+/// Layouts by keyspace, then CF name. Every request looks its CF up here; foldhash makes
+/// that two short hashes rather than two SipHash runs.
+type Layouts = HashMap<String, HashMap<String, CfLayout, RandomState>, RandomState>;
 
 fn cf_meta_key(keyspace: &str, name: &str) -> Vec<u8> {
     meta_key(format!("cf\0{keyspace}\0{name}").as_bytes())
@@ -197,7 +202,7 @@ impl Catalog {
         };
         batch.put(meta_key(b"token"), token.to_string().into_bytes());
         let catalog = Catalog {
-            layouts: HashMap::new(),
+            layouts: Layouts::default(),
             token,
             partitioner,
             schema: Default::default(),
@@ -280,7 +285,7 @@ impl Catalog {
         schema
             .keyspaces
             .insert(SYSTEM_KEYSPACE.to_string(), Schema::system_keyspace());
-        let mut layouts: HashMap<String, HashMap<String, CfLayout>> = HashMap::new();
+        let mut layouts = Layouts::default();
         for ks in schema.keyspaces.values() {
             for cf in ks.column_families.values() {
                 let wanted = describe(cf.comparator, cf.subcomparator);
