@@ -71,7 +71,8 @@ impl Packing {
             let Some(row) = rows.get_mut(prefix) else {
                 continue;
             };
-            let chunk_key = if row.had_others {
+            // Rows of one chunk (most) go straight to it, keyed by the prefix itself.
+            let found = if row.had_others {
                 let found = engine
                     .scan(
                         Bound::Included(prefix.to_vec()),
@@ -89,17 +90,20 @@ impl Packing {
                             };
                             row.chunks.insert(k.clone(), chunk);
                         }
-                        k
+                        Some(k)
                     }
-                    None => prefix.to_vec(),
+                    None => None,
                 }
             } else {
-                prefix.to_vec()
+                None
             };
-            let Some(chunk) = row.chunks.get_mut(&chunk_key) else {
+            let chunk_key = found.as_deref().unwrap_or(prefix);
+            let Some(chunk) = row.chunks.get_mut(chunk_key) else {
                 continue;
             };
-            let suffix = key[plen..].to_vec();
+            // The key's own buffer becomes the suffix: no copy per entry.
+            let mut suffix = key;
+            suffix.drain(..plen);
             chunk.modified = true;
             match value {
                 Some(v) => chunk.entries.insert(suffix, v),
