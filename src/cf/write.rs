@@ -38,8 +38,9 @@ struct Delta {
     /// Range tombstones over the row's names (None) or one super column's subcolumns.
     ranges: Vec<(Option<Vec<u8>>, RangeTombstone)>,
     /// Keyed by the canonical names (one column per name under the comparator, as stored);
-    /// each version keeps the name bytes it was written with.
-    cells: BTreeMap<CellKey, (Vec<u8>, Cell)>,
+    /// each version keeps the name bytes it was written with, when they differ from the key
+    /// (rarely: under most comparators a name is its own canonical form, and is not copied).
+    cells: BTreeMap<CellKey, (Option<Vec<u8>>, Cell)>,
 }
 
 impl Delta {
@@ -55,19 +56,20 @@ impl Delta {
         now: u32,
     ) {
         let super_column = super_column.map(|sc| canonical(cf.def.comparator, sc));
-        let key_name = match canonical_name(cf.def.comparator_for(super_column.is_some()), &name) {
-            Some(canonical) => canonical,
-            None => name.clone(),
-        };
+        let (key_name, written) =
+            match canonical_name(cf.def.comparator_for(super_column.is_some()), &name) {
+                Some(canonical) => (canonical, Some(name)),
+                None => (name, None),
+            };
         match self.cells.entry((super_column, key_name)) {
             std::collections::btree_map::Entry::Vacant(slot) => {
-                slot.insert((name, cell));
+                slot.insert((written, cell));
             }
             std::collections::btree_map::Entry::Occupied(mut slot) => {
                 if let Some(sum) = slot.get().1.add_counter(&cell) {
                     slot.get_mut().1 = sum;
                 } else if Cell::supersedes(&cell, &slot.get().1, i64::from(now)) {
-                    slot.insert((name, cell));
+                    slot.insert((written, cell));
                 }
             }
         }
@@ -355,21 +357,22 @@ fn plan(
         dels.delete_super(store, cf, row, &name, t, now)?;
     }
 
-    for ((super_column, key_name), (name, cell)) in delta.cells {
+    for ((super_column, key_name), (written, cell)) in delta.cells {
         let super_column = super_column.as_deref();
-        let deleted_at = dels.cell_deleted_at(store, cf, row, super_column, &name)?;
+        let name = written.as_deref().unwrap_or(&key_name);
+        let deleted_at = dels.cell_deleted_at(store, cf, row, super_column, name)?;
         if hidden(deleted_at, cell.timestamp()) {
             continue;
         }
         // Only a mutation that removed something pays for the check.
         let gone = !removed.is_empty()
             && removed.contains(&match super_column {
-                None => Entry::Column(key_name),
-                Some(sc) => Entry::SubColumn(sc.to_vec(), key_name),
+                None => Entry::Column(key_name.clone()),
+                Some(sc) => Entry::SubColumn(sc.to_vec(), key_name.clone()),
             });
         let stored = match new_row || gone {
             true => None,
-            false => store.get_cell(layout, row, super_column, &name)?,
+            false => store.get_cell(layout, row, super_column, name)?,
         };
         // An increment adds to the stored total; it never replaces a tombstone (a counter
         // reconciles at the lowest timestamp), so a deleted counter stays deleted.
@@ -382,7 +385,7 @@ fn plan(
                 .as_ref()
                 .is_none_or(|old| Cell::supersedes(&cell, old, i64::from(now)))
         {
-            let size = writes.put_cell(layout, row, super_column, &name, &cell);
+            let size = writes.put_cell(layout, row, super_column, name, &cell);
             if let Some(old) = &stored {
                 count_cell(tally, old, size.key, -1);
             }
