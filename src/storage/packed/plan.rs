@@ -71,8 +71,10 @@ impl Packing {
             let Some(row) = rows.get_mut(prefix) else {
                 continue;
             };
-            // Rows of one chunk (most) go straight to it, keyed by the prefix itself.
-            let found = if row.had_others {
+            // The key of the chunk covering the entry, found by a seek in rows of several
+            // chunks; None for the first chunk, keyed by the prefix already in hand (every
+            // row of one chunk, which is most).
+            let covering = if row.had_others {
                 let found = engine
                     .scan(
                         Bound::Included(prefix.to_vec()),
@@ -97,7 +99,7 @@ impl Packing {
             } else {
                 None
             };
-            let chunk_key = found.as_deref().unwrap_or(prefix);
+            let chunk_key = covering.as_deref().unwrap_or(prefix);
             let Some(chunk) = row.chunks.get_mut(chunk_key) else {
                 continue;
             };
