@@ -100,6 +100,7 @@ fn serve(config: Option<&Path>) -> ExitCode {
         }
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(ilion::server::request_threads())
         .enable_all()
         .build()
     {

@@ -45,6 +45,31 @@ impl Default for ServerSettings {
     }
 }
 
+/// The tokio variable that names a runtime's worker count; honoured here as tokio honours it.
+const WORKER_THREADS_VAR: &str = "TOKIO_WORKER_THREADS";
+
+/// How many request threads (tokio workers) a serving runtime should have: one more than the
+/// machine's cores, unless `TOKIO_WORKER_THREADS` names a number.
+///
+/// Why the spare thread: requests run on the workers, and a worker that loses its core (to a
+/// client or a neighbour on the same cores, or to the engine's background work) holds up every
+/// connection queued on it until the scheduler gives it back. With one thread per core that is
+/// what set the open-loop read tail; with a spare, an idle worker takes those connections up
+/// (docs/stalls.md#spare-thread).
+pub fn request_threads() -> usize {
+    let named = std::env::var(WORKER_THREADS_VAR).ok();
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    request_threads_for(named.as_deref(), cores)
+}
+
+/// [`request_threads`] for a given `TOKIO_WORKER_THREADS` value and core count.
+fn request_threads_for(named: Option<&str>, cores: usize) -> usize {
+    match named.and_then(|v| v.trim().parse::<usize>().ok()) {
+        Some(n) if n > 0 => n,
+        _ => cores + 1,
+    }
+}
+
 /// A server accepting connections in the background.
 pub struct RunningServer {
     local_addr: SocketAddr,
@@ -150,5 +175,21 @@ async fn serve_one(
                 tracing::info!("{peer}: closed: {why}{}", left_out_note(left_out));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::request_threads_for;
+
+    #[test]
+    fn one_spare_thread_unless_tokio_s_variable_names_a_count() {
+        assert_eq!(request_threads_for(None, 2), 3);
+        assert_eq!(request_threads_for(None, 1), 2);
+        assert_eq!(request_threads_for(Some("5"), 2), 5);
+        assert_eq!(request_threads_for(Some(" 4 "), 2), 4);
+        // tokio itself refuses 0 and non-numbers; here they fall back to the default.
+        assert_eq!(request_threads_for(Some("0"), 2), 3);
+        assert_eq!(request_threads_for(Some("many"), 8), 9);
     }
 }

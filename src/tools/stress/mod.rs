@@ -52,10 +52,13 @@ pub fn run(args: StressArgs) -> ExitCode {
         eprintln!("ilion stress: {why}");
         return ExitCode::from(2);
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if args.serve_noop {
+        // The floor serves on as many request threads as `ilion serve`: the same network
+        // path, so that only the storage work differs between the two.
+        builder.worker_threads(crate::server::request_threads());
+    }
+    let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("ilion stress: cannot start the runtime: {e}");
