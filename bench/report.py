@@ -385,4 +385,50 @@ for e in ENGINES:
       f"{'yes, no errors' if done else 'missing or with errors'} | in the table | "
       f"{'met' if done else '**missed**'} |")
     w("")
+
+# ---------------------------------------------------------------- what bounds the ratios
+RATIO_BARS = (("insert", 60), ("read", 75))
+
+
+def cpu_sum(name):
+    """Server plus client CPU per operation of run NAME, in µs."""
+    s, c = server_cpu_us(name), client_cpu_us(name)
+    return None if s is None or c is None else s + c
+
+
+def cores_busy(name):
+    both, rate_ = cpu_sum(name), ops(name)
+    return None if both is None or rate_ is None else rate_ * both / 1e6
+
+
+w("### What bounds the floor ratios")
+w("")
+w("Client and server share the machine's cores, and a closed loop keeps them busy (**cores "
+  "busy** = ops/s × the server's and the client's CPU per operation), so a closed-loop rate "
+  "is the cores over the CPU one operation costs on both sides. The ratio that CPU predicts "
+  "is the floor's server + client µs over ilion's; **server CPU for the bar** is what "
+  "ilion's server may spend per operation for the bar to be met, with this run's floor and "
+  "ilion's own client CPU: (floor server + floor client) / bar − ilion's client.")
+w("")
+w("| engine | op | vs floor | predicted by CPU | cores busy, ilion / floor | server + client µs, "
+  "ilion / floor | server CPU for the bar | server CPU used |")
+w("|---|---|---:|---:|---:|---:|---:|---:|")
+for e in ENGINES:
+    for op, bar in RATIO_BARS:
+        name, floor = f"{e}-{op}", f"noop-{op}"
+        ilion_cpu, floor_cpu = cpu_sum(name), cpu_sum(floor)
+        client = client_cpu_us(name)
+        if ilion_cpu is None or floor_cpu is None:
+            w(f"| {e} | {op} | – | – | – | – | – | – |")
+            continue
+        budget = floor_cpu / (bar / 100) - client
+        w(f"| {e} | {op} (bar {bar}%) | {pct_text(pct(ops(name), ops(floor)))} | "
+          f"{pct_text(100 * floor_cpu / ilion_cpu)} | "
+          f"{cores_busy(name):.2f} / {cores_busy(floor):.2f} | "
+          f"{ilion_cpu:.1f} / {floor_cpu:.1f} | ≤ {budget:.1f} µs | "
+          f"{us(server_cpu_us(name))} µs |")
+w("")
+w("Where an engine's server CPU goes, by profile: "
+  "[docs/bounds.md](../docs/bounds.md).")
+w("")
 print("\n".join(out))
